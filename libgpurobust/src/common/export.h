@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GPUROBUST_COMMON_EXPORT_H
+#define GPUROBUST_COMMON_EXPORT_H
+
+/* The library builds with -fvisibility=hidden; only functions marked here
+ * (and matched by libgpurobust.sym) form the ABI. */
+#define GPUROBUST_EXPORT __attribute__((visibility("default")))
+
+#endif

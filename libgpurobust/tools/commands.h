@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GPUROBUST_TOOLS_COMMANDS_H
+#define GPUROBUST_TOOLS_COMMANDS_H
+
+/* Exit codes of the gpurobust command, documented in gpurobust(1). */
+enum gpurobust_exit {
+	GPUROBUST_EXIT_OK = 0,
+	GPUROBUST_EXIT_FAILURE = 1,	/* a call failed; the message names it */
+	GPUROBUST_EXIT_USAGE = 2,	/* bad arguments */
+	GPUROBUST_EXIT_NO_DEVICE = 3,	/* no amdgpu device on this machine */
+};
+
+struct gpurobust_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+#endif

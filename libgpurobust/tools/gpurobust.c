@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+/* gpurobust: the command-line front end. Each subcommand lives in its own file
+ * and is listed in the table below. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const struct gpurobust_command commands[] = {
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: gpurobust COMMAND [ARGS]\n\ncommands:\n");
+	for (const struct gpurobust_command *c = commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return GPUROBUST_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return GPUROBUST_EXIT_OK;
+	}
+	for (const struct gpurobust_command *c = commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->run(argc - 1, argv + 1);
+	fprintf(stderr, "gpurobust: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return GPUROBUST_EXIT_USAGE;
+}
