@@ -16,4 +16,8 @@ struct gpurobust_command {
 	int (*run)(int argc, char **argv);
 };
 
+/* One entry point per subcommand, each in its own file. */
+int cmd_status(int argc, char **argv);
+int cmd_classify(int argc, char **argv);
+
 #endif

@@ -7,6 +7,8 @@
 #include "commands.h"
 
 static const struct gpurobust_command commands[] = {
+	{ "status", "list DRM devices, driver, interface version, reset semantics", cmd_status },
+	{ "classify", "walk evidence through the reset classification (L1-L13)", cmd_classify },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+#include "common/amdgpu-uapi.h"
+
+const struct amdgpu_query2_flag_name amdgpu_query2_flag_names[] = {
+	{ AMDGPU_CTX_QUERY2_FLAGS_RESET, "RESET" },
+	{ AMDGPU_CTX_QUERY2_FLAGS_VRAMLOST, "VRAMLOST" },
+	{ AMDGPU_CTX_QUERY2_FLAGS_GUILTY, "GUILTY" },
+	{ AMDGPU_CTX_QUERY2_FLAGS_RAS_CE, "RAS_CE" },
+	{ AMDGPU_CTX_QUERY2_FLAGS_RAS_UE, "RAS_UE" },
+	{ AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS, "RESET_IN_PROGRESS" },
+	{ AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET, "PER_CTX_RESET" },
+	{ 0, NULL },
+};

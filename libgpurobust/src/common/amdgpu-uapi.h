@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GPUROBUST_COMMON_AMDGPU_UAPI_H
+#define GPUROBUST_COMMON_AMDGPU_UAPI_H
+
+/* The amdgpu uAPI bits that Debian 12's libdrm 2.4.114 headers lack. Mesa
+ * solves this by carrying its own amdgpu_drm.h; we define only these few. */
+#include <stddef.h>
+#include <stdint.h>
+#include <amdgpu_drm.h>
+
+/* Kernel 6.8+ (KMS 3.54): a reset has started and not finished yet. */
+#ifndef AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS
+#define AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS (1 << 5)
+#endif
+
+/* This project's kernel series (Documentation/uapi.md): set in every
+ * QUERY_STATE2 answer when RESET, GUILTY and VRAMLOST are per context. */
+#ifndef AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET
+#define AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET (1 << 6)
+#endif
+
+/* Kernel-internal, but listed by contract row L8 as "not a reset". It never
+ * reaches a well-behaved caller; accepting it costs nothing. */
+#define GPUROBUST_ERESTARTSYS 512
+
+struct amdgpu_query2_flag_name {
+	uint64_t flag;
+	const char *name;	/* the AMDGPU_CTX_QUERY2_FLAGS_ suffix */
+};
+
+/* Every QUERY_STATE2 flag this library knows, lowest bit first; ends with
+ * a zero entry. */
+extern const struct amdgpu_query2_flag_name amdgpu_query2_flag_names[];
+
+#endif
