@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * DOC: devcoredump and dmesg parsers
+ *
+ * amdgpu writes a text devcoredump when a job times out, and a handful of
+ * kernel log lines around it. These parsers turn both into plain structures.
+ * They are pure: bytes in, structures out, no files and no devices.
+ *
+ * The devcoredump parser knows every printer generation from Linux 6.10 to
+ * today's upstream (header, SOC and firmware blocks, ring timeout, page fault,
+ * IP dump, ring contents, IB contents) and the sections the gpurobust series
+ * appends (`**** Name vN ****`, D1 to D4). It never fails on content: a
+ * section it does not know is kept raw, and truncated or corrupt input gives
+ * a partial result plus diagnostics that name the line.
+ */
+#ifndef GPUROBUST_COREDUMP_H
+#define GPUROBUST_COREDUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sections seen in a devcoredump, as bits of gpurobust_coredump.features. */
+#define GPUROBUST_CD_HEADER		(1u << 0)  /* "**** AMDGPU Device Coredump ****" */
+#define GPUROBUST_CD_SOC_INFO		(1u << 1)  /* SOC, memory, GDS, IP versions (6.10+) */
+#define GPUROBUST_CD_FIRMWARE		(1u << 2)  /* "IP Firmwares" (6.10+) */
+#define GPUROBUST_CD_RING_TIMEOUT	(1u << 3)  /* "Ring timed out details" */
+#define GPUROBUST_CD_PAGE_FAULT		(1u << 4)  /* "[gfxhub|mmhub] Page fault observed" */
+#define GPUROBUST_CD_IP_DUMP		(1u << 5)  /* "IP Dump" (6.11+) */
+#define GPUROBUST_CD_RINGS		(1u << 6)  /* "Ring buffer information" */
+#define GPUROBUST_CD_IP_DISCOVERY	(1u << 7)  /* "HW IP Discovery" (7.1+) */
+#define GPUROBUST_CD_IBS		(1u << 8)  /* "IB #n 0x... n dw" (7.1+) */
+#define GPUROBUST_CD_SERIES_RESET	(1u << 9)  /* "**** Reset v1 ****" (D1) */
+#define GPUROBUST_CD_SERIES_HANG_RING	(1u << 10) /* "**** Hang Ring v1 ****" (D2) */
+#define GPUROBUST_CD_SERIES_CAPTURE	(1u << 11) /* "**** User Capture v1 ****" (D3) */
+#define GPUROBUST_CD_REGISTERS		(1u << 12) /* "AMDGPU register dumps:" (<= 6.10) */
+
+/* Which printer wrote a dump, derived from the sections it has. */
+enum gpurobust_cd_generation {
+	GPUROBUST_CD_GEN_UNKNOWN = 0,	/* no header: not an amdgpu devcoredump */
+	GPUROBUST_CD_GEN_EARLY,		/* 6.6 to 6.9: header, ring, fault only */
+	GPUROBUST_CD_GEN_6_12,		/* 6.10 to 7.0: SOC, firmware, IP dump, rings */
+	GPUROBUST_CD_GEN_IB_DUMP,	/* 7.1+: IP discovery and IB contents */
+	GPUROBUST_CD_GEN_SERIES,	/* the gpurobust series' sections (D1-D4) */
+};
+
+/* One block of dwords: a ring, an IB or a hang-time ring copy. */
+struct gpurobust_cd_ring {
+	char name[32];
+	uint64_t rptr, wptr;
+	uint32_t buf_mask;
+	uint32_t size_dw;	/* as printed; n_dwords may be less when truncated */
+	uint32_t *dwords;
+	size_t n_dwords;
+};
+
+struct gpurobust_cd_ib {
+	uint64_t gpu_addr;
+	uint32_t size_dw;
+	/* false when the kernel could not reach the IB's memory (7.1 prints
+	 * the header alone then) */
+	bool has_contents;
+	uint32_t *dwords;
+	size_t n_dwords;
+};
+
+/* A section kept as text: an unknown `**** Name vN ****` section (D4), or
+ * one IP block of the IP dump. */
+struct gpurobust_cd_raw {
+	char *name;
+	unsigned int version;	/* 0 when the header carries none */
+	char *text;
+	size_t len;
+};
+
+enum gpurobust_recovery_type {
+	GPUROBUST_RECOVERY_UNKNOWN = 0,
+	GPUROBUST_RECOVERY_SOFT,	/* soft_recovery */
+	GPUROBUST_RECOVERY_RING,	/* ring_reset */
+	GPUROBUST_RECOVERY_FULL,	/* full_reset */
+};
+
+enum gpurobust_recovery_outcome {
+	GPUROBUST_OUTCOME_UNKNOWN = 0,
+	GPUROBUST_OUTCOME_PENDING,
+	GPUROBUST_OUTCOME_RECOVERED,
+	GPUROBUST_OUTCOME_FAILED,
+};
+
+struct gpurobust_cd_innocent {
+	uint64_t ctx;
+	char process[32];
+	int32_t pid;
+};
+
+/* The series' "**** Reset v1 ****" section (D1). */
+struct gpurobust_cd_reset {
+	unsigned int version;
+	enum gpurobust_recovery_type type;
+	enum gpurobust_recovery_outcome outcome;
+	char ring[32];
+	uint64_t guilty_ctx;
+	uint64_t seqno;
+	char process[32];
+	int32_t pid;
+	struct gpurobust_cd_innocent *innocents;
+	size_t n_innocents;
+};
+
+/* Severity of a diagnostic. */
+enum gpurobust_cd_severity {
+	GPUROBUST_CD_NOTE = 0,	/* something skipped on purpose, e.g. a newer section version */
+	GPUROBUST_CD_WARNING,	/* a line did not match its section's grammar */
+	GPUROBUST_CD_ERROR,	/* data is missing: truncated or corrupt input */
+};
+
+struct gpurobust_cd_diag {
+	enum gpurobust_cd_severity severity;
+	size_t line;		/* 1-based; 0 when about the whole input */
+	char message[120];
+};
+
+struct gpurobust_coredump {
+	unsigned int features;		/* GPUROBUST_CD_* */
+	enum gpurobust_cd_generation generation;
+
+	/* Header. */
+	unsigned int format_version;	/* "version: N" */
+	char kernel[65];
+	char module[32];
+	int64_t time_sec;
+	uint32_t time_nsec;
+	char process[32];		/* empty for kernel-thread jobs */
+	int32_t pid;			/* 0 when the dump names no process */
+
+	/* SOC information (6.10+), 0 when absent. */
+	uint32_t pci_device_id, pci_revision, family;
+
+	/* The timed-out ring. */
+	int ip_type;			/* AMDGPU_HW_IP_*; -1 when absent */
+	char timeout_ring[32];
+
+	/* The last VM fault the device saw; not necessarily this job's. */
+	bool fault_mmhub;
+	uint64_t fault_addr;
+	uint32_t fault_status;
+
+	bool vram_lost;
+	bool vram_check_skipped;
+
+	struct gpurobust_cd_raw *ip_blocks;	/* IP dump, one per IP */
+	size_t n_ip_blocks;
+	struct gpurobust_cd_ring *rings;	/* ring contents as printed */
+	size_t n_rings;
+	struct gpurobust_cd_ib *ibs;		/* the guilty job's IBs (7.1+) */
+	size_t n_ibs;
+
+	/* The series' sections. */
+	struct gpurobust_cd_reset reset;	/* when features has SERIES_RESET */
+	struct gpurobust_cd_ring hang_ring;	/* when features has SERIES_HANG_RING */
+	uint8_t *capture;			/* D3 buffer, when SERIES_CAPTURE */
+	size_t capture_len;
+
+	struct gpurobust_cd_raw *unknown;	/* sections kept raw (D4) */
+	size_t n_unknown;
+
+	struct gpurobust_cd_diag *diags;
+	size_t n_diags;
+	bool truncated;		/* the input ended inside a section */
+};
+
+/**
+ * gpurobust_coredump_parse() - parse the text of an amdgpu devcoredump
+ * @text: the dump as read from /sys/class/devcoredump/devcdN/data; need not
+ *        be NUL-terminated
+ * @len: its length in bytes
+ * @out: the result; free it with gpurobust_coredump_free()
+ *
+ * Content problems never make this fail: they become diagnostics and the
+ * result holds everything that parsed. A dump without the amdgpu header gets
+ * generation UNKNOWN and an ERROR diagnostic.
+ *
+ * Return: 0, -EINVAL for NULL pointers, -ENOMEM.
+ */
+int gpurobust_coredump_parse(const char *text, size_t len,
+			     struct gpurobust_coredump **out);
+/* Safe on NULL. */
+void gpurobust_coredump_free(struct gpurobust_coredump *dump);
+
+/* Stable lower-case names for logs and JSON; "invalid" for unknown values. */
+const char *gpurobust_cd_generation_name(enum gpurobust_cd_generation gen);
+const char *gpurobust_recovery_type_name(enum gpurobust_recovery_type type);
+const char *gpurobust_recovery_outcome_name(enum gpurobust_recovery_outcome outcome);
+
+/* Kernel log lines around a hang. */
+enum gpurobust_dmesg_kind {
+	GPUROBUST_DMESG_RING_TIMEOUT = 1,	/* ring X timeout, signaled seq=, emitted seq= */
+	GPUROBUST_DMESG_SOFT_RECOVERED,		/* ring X timeout, but soft recovered */
+	GPUROBUST_DMESG_PROCESS,		/* Process information: process X pid ... */
+	GPUROBUST_DMESG_PAGE_FAULT,		/* [gfxhub] page fault (src_id: ring: vmid: pasid:) */
+	GPUROBUST_DMESG_FAULT_PROCESS,		/* the faulting process, after the fault line */
+	GPUROBUST_DMESG_FAULT_ADDRESS,		/* in page starting at address 0x... from client */
+	GPUROBUST_DMESG_FAULT_STATUS,		/* *VM_L2_PROTECTION_FAULT_STATUS:0x... */
+	GPUROBUST_DMESG_FAULT_FIELD,		/* Faulty UTCL2 client ID / MORE_FAULTS / ... */
+	GPUROBUST_DMESG_RING_RESET_BEGIN,	/* Starting X ring reset (6.13+) */
+	GPUROBUST_DMESG_RING_RESET_DONE,	/* Ring X reset succeeded / failed */
+	GPUROBUST_DMESG_GPU_RESET_BEGIN,	/* GPU reset begin! */
+	GPUROBUST_DMESG_GPU_RESET_DONE,		/* GPU reset(n) succeeded! / failed, Recovery Failed */
+	GPUROBUST_DMESG_VRAM_LOST,		/* VRAM is lost due to GPU reset! */
+	GPUROBUST_DMESG_COREDUMP,		/* AMDGPU device coredump file has been created */
+	GPUROBUST_DMESG_WEDGED,			/* device wedged, but recovered through reset */
+};
+
+struct gpurobust_dmesg_event {
+	enum gpurobust_dmesg_kind kind;
+	size_t line;			/* 1-based line of the input */
+	char ring[32];			/* RING_*, SOFT_RECOVERED */
+	char process[32], thread[32];	/* PROCESS, FAULT_PROCESS */
+	int32_t pid, tid;
+	uint32_t signaled_seq, emitted_seq;
+	bool ok;			/* *_DONE: succeeded */
+	/* PAGE_FAULT: hub, src_id, ring id, vmid, pasid, retry. FAULT_ADDRESS:
+	 * addr, client id and name. FAULT_STATUS: status. FAULT_FIELD: field
+	 * name and value, client name for the UTCL2 client. */
+	char hub[16];
+	uint32_t src_id, ring_id, vmid, pasid;
+	bool retry;
+	uint64_t addr;
+	uint32_t client_id;
+	char client[24];
+	uint32_t status;
+	char field[24];
+	uint32_t value;
+};
+
+/* A summary of the last hang in the log, folded from its events. */
+struct gpurobust_dmesg {
+	struct gpurobust_dmesg_event *events;
+	size_t n_events;
+
+	bool timeout;			/* a ring timeout was logged */
+	char ring[32];
+	uint32_t signaled_seq, emitted_seq;
+	char process[32], thread[32];
+	int32_t pid, tid;
+	enum gpurobust_recovery_type recovery;
+	enum gpurobust_recovery_outcome outcome;
+	bool vram_lost;
+
+	bool fault;			/* a VM fault was logged */
+	char fault_hub[16];
+	uint32_t fault_vmid, fault_pasid;
+	char fault_process[32];
+	int32_t fault_pid;
+	uint64_t fault_addr;
+	uint32_t fault_status;
+	bool fault_status_known;
+	char fault_client[24];		/* decoded UTCL2 client, e.g. "TCP" */
+	uint32_t more_faults, walker_error, permission_faults, mapping_error, rw;
+};
+
+/**
+ * gpurobust_dmesg_parse() - find the hang-related lines in kernel log text
+ * @text: dmesg, journalctl -k or /dev/kmsg text, any line prefix
+ * @len: its length in bytes
+ * @out: the result; free it with gpurobust_dmesg_free()
+ *
+ * Lines that are not about an amdgpu hang are ignored. Message formats are
+ * those of Linux 6.12 and of later kernels.
+ *
+ * Return: 0, -EINVAL for NULL pointers, -ENOMEM.
+ */
+int gpurobust_dmesg_parse(const char *text, size_t len,
+			  struct gpurobust_dmesg **out);
+/* Safe on NULL. */
+void gpurobust_dmesg_free(struct gpurobust_dmesg *log);
+
+const char *gpurobust_dmesg_kind_name(enum gpurobust_dmesg_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

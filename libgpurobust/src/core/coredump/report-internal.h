@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GPUROBUST_CORE_COREDUMP_REPORT_INTERNAL_H
+#define GPUROBUST_CORE_COREDUMP_REPORT_INTERNAL_H
+
+#include <gpurobust/report.h>
+
+/* Title and signature from the report's facts (report.c). */
+void report_sign(struct gpurobust_report *r);
+
+#endif

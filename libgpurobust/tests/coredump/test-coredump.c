@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The devcoredump parser on real dumps of each printer generation that has
+ * one (fixtures/SOURCES.md), on generated input for those that do not yet,
+ * and on truncated and corrupt input (D4: older readers, unknown sections).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <gpurobust/coredump.h>
+
+#include "dumpgen.h"
+#include "fixture.h"
+
+static struct gpurobust_coredump *parse(const char *text, size_t len)
+{
+	struct gpurobust_coredump *d = NULL;
+
+	assert_int_equal(gpurobust_coredump_parse(text, len, &d), 0);
+	assert_non_null(d);
+	return d;
+}
+
+static struct gpurobust_coredump *parse_fixture(const char *name)
+{
+	struct gpurobust_coredump *d;
+	size_t len;
+	char *text = fixture_read(name, &len);
+
+	assert_non_null(text);
+	d = parse(text, len);
+	free(text);
+	return d;
+}
+
+static bool has_diag(const struct gpurobust_coredump *d, enum gpurobust_cd_severity sev,
+		     const char *needle)
+{
+	for (size_t i = 0; i < d->n_diags; i++)
+		if (d->diags[i].severity == sev && strstr(d->diags[i].message, needle))
+			return true;
+	return false;
+}
+
+/* Real dump of the pre-6.10 printer: header, ring, fault, VRAM lost. */
+static void test_fixture_early_printer(void **state)
+{
+	struct gpurobust_coredump *d = parse_fixture("early-khatri-2024-03.devcoredump");
+
+	(void)state;
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_EARLY);
+	assert_int_equal(d->format_version, 1);
+	assert_string_equal(d->kernel, "6.7.0-amd-staging-drm-next");
+	assert_string_equal(d->module, "amdgpu");
+	assert_int_equal(d->time_sec, 29);
+	assert_int_equal(d->time_nsec, 725011811);
+	assert_string_equal(d->process, "soft_recovery_p");
+	assert_int_equal(d->pid, 1720);
+	assert_int_equal(d->ip_type, 0);
+	assert_string_equal(d->timeout_ring, "gfx_0.0.0");
+	assert_true(d->features & GPUROBUST_CD_PAGE_FAULT);
+	assert_false(d->fault_mmhub);
+	assert_int_equal(d->fault_addr, 0);
+	assert_int_equal(d->fault_status, 0x301031);
+	assert_true(d->vram_lost);
+	assert_false(d->truncated);
+	assert_int_equal(d->n_diags, 0);
+	gpurobust_coredump_free(d);
+}
+
+/* Real 6.17 dump (6.12 printer generation) as far as its public excerpt
+ * goes: it stops inside the fault address line, so the result is partial
+ * and says so. */
+static void test_fixture_612_printer_truncated(void **state)
+{
+	struct gpurobust_coredump *d = parse_fixture("gen612-vkd3d-proton-3073.devcoredump");
+
+	(void)state;
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_6_12);
+	assert_string_equal(d->kernel, "6.17.7-ba29.fc43.x86_64");
+	assert_string_equal(d->process, "ForzaHorizon5.e");
+	assert_int_equal(d->pid, 10960);
+	assert_string_equal(d->timeout_ring, "gfx_0.0.0");
+	assert_true(d->truncated);
+	assert_true(has_diag(d, GPUROBUST_CD_ERROR, "truncated"));
+	assert_int_equal(d->diags[d->n_diags - 1].line, 12);
+	gpurobust_coredump_free(d);
+}
+
+/* Generated 6.12 dump with IP dump and ring contents. */
+static void test_612_rings_and_ip_dump_generated(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117", "vkcube", 4242, "gfx_0.0.0");
+	gen_ip_dump_612(&b);
+	gen_rings_612(&b, 2, 16);
+	tb_printf(&b, "VRAM is lost due to GPU reset!\n");
+	d = parse(b.p, b.len);
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_6_12);
+	assert_int_equal(d->pci_device_id, 29631);
+	assert_int_equal(d->family, 143);
+	assert_int_equal(d->fault_addr, 0x800100000ULL);
+	assert_int_equal(d->n_ip_blocks, 2);
+	assert_string_equal(d->ip_blocks[0].name, "gfx_v10_0");
+	assert_non_null(strstr(d->ip_blocks[0].text, "regCP_STAT"));
+	assert_string_equal(d->ip_blocks[1].name, "sdma_v5_2");
+	assert_int_equal(d->n_rings, 2);
+	assert_string_equal(d->rings[1].name, "comp_1.0.0");
+	assert_int_equal(d->rings[1].size_dw, 16);
+	assert_int_equal(d->rings[1].n_dwords, 16);
+	assert_int_equal(d->rings[1].dwords[5], 1u << 16 | 5);
+	assert_int_equal(d->rings[0].buf_mask, 15);
+	assert_true(d->vram_lost);
+	assert_int_equal(d->n_diags, 0);
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* Generated 7.1 dump: IP discovery, skipped VRAM check, IBs with and without
+ * contents. */
+static void test_ib_dump_generated(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "7.1.0", "vkcube", 4242, "gfx_0.0.0");
+	gen_rings_612(&b, 1, 8);
+	gen_ibs_71(&b);
+	d = parse(b.p, b.len);
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_IB_DUMP);
+	assert_true(d->vram_check_skipped);
+	assert_false(d->vram_lost);
+	assert_int_equal(d->n_ibs, 2);
+	assert_int_equal(d->ibs[0].gpu_addr, 0x800200000ULL);
+	assert_true(d->ibs[0].has_contents);
+	assert_int_equal(d->ibs[0].n_dwords, 3);
+	assert_int_equal(d->ibs[0].dwords[2], 0xffff1000u);
+	assert_false(d->ibs[1].has_contents);
+	assert_int_equal(d->ibs[1].size_dw, 16);
+	assert_int_equal(d->n_diags, 0);
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* D1, D2, D3 generated: the series' sections after a 6.12 dump. */
+static void test_D1_D2_D3_series_sections_generated(void **state)
+{
+	uint8_t capture[40];
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(capture); i++)
+		capture[i] = (uint8_t)(i * 7 + 1);
+	gen_header_612(&b, "6.12.117-gpurobust", "glretrace", 12755, "gfx_0.0.0");
+	gen_rings_612(&b, 1, 4);
+	gen_series(&b, capture, 37);
+	d = parse(b.p, b.len);
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_SERIES);
+	assert_int_equal(d->reset.version, 1);
+	assert_int_equal(d->reset.type, GPUROBUST_RECOVERY_RING);
+	assert_int_equal(d->reset.outcome, GPUROBUST_OUTCOME_RECOVERED);
+	assert_int_equal(d->reset.guilty_ctx, 7);
+	assert_int_equal(d->reset.seqno, 9264);
+	assert_string_equal(d->reset.process, "glretrace");
+	assert_int_equal(d->reset.n_innocents, 2);
+	assert_string_equal(d->reset.innocents[1].process, "Web Content");
+	assert_int_equal(d->reset.innocents[1].pid, 4100);
+	assert_int_equal(d->reset.innocents[1].ctx, 12);
+	assert_int_equal(d->hang_ring.rptr, 0x240);
+	assert_int_equal(d->hang_ring.n_dwords, 2);
+	assert_int_equal(d->hang_ring.dwords[0], 0xc0032200u);
+	assert_int_equal(d->capture_len, 37);
+	assert_memory_equal(d->capture, capture, 37);
+	assert_int_equal(d->n_diags, 0);
+	/* the 6.12 part is still read (D4) */
+	assert_int_equal(d->n_rings, 1);
+	assert_int_equal(d->pid, 12755);
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* D4: an unknown section is kept raw and does not disturb what follows; a
+ * newer version of a known section is read for its v1 keys. */
+static void test_D4_unknown_and_newer_sections(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	tb_printf(&b, "**** Queue Timeline v3 ****\n");
+	tb_printf(&b, "Ring buffer information\n");
+	tb_printf(&b, "anything: at all\n");
+	tb_printf(&b, "**** Reset v2 ****\n");
+	tb_printf(&b, "type: soft_recovery\n");
+	tb_printf(&b, "outcome: recovered\n");
+	tb_printf(&b, "blame_reason: shader\n");
+	d = parse(b.p, b.len);
+	assert_int_equal(d->n_unknown, 1);
+	assert_string_equal(d->unknown[0].name, "Queue Timeline");
+	assert_int_equal(d->unknown[0].version, 3);
+	assert_string_equal(d->unknown[0].text, "Ring buffer information\nanything: at all\n");
+	/* the title inside the unknown section did not open a ring block */
+	assert_int_equal(d->n_rings, 0);
+	assert_int_equal(d->reset.version, 2);
+	assert_int_equal(d->reset.type, GPUROBUST_RECOVERY_SOFT);
+	assert_true(has_diag(d, GPUROBUST_CD_NOTE, "v1 keys"));
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* D3: a capture cut short by the end of the input is partial and flagged. */
+static void test_D3_capture_truncated(void **state)
+{
+	uint8_t capture[64] = { 1, 2, 3, 4, 5 };
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+	char *cut;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	gen_series(&b, capture, sizeof(capture));
+	/* drop the last line of dwords */
+	b.len--;
+	cut = memrchr(b.p, '\n', b.len);
+	assert_non_null(cut);
+	b.len = (size_t)(cut - b.p) + 1;
+	d = parse(b.p, b.len);
+	assert_int_equal(d->capture_len, 32);
+	assert_true(d->truncated);
+	assert_true(has_diag(d, GPUROBUST_CD_ERROR, "User Capture: 32 of 64 bytes"));
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* A ring cut in the middle: partial dwords, an error naming the ring. */
+static void test_ring_truncated_partial(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	gen_rings_612(&b, 1, 64);
+	d = parse(b.p, b.len / 2 + 40);
+	assert_int_equal(d->n_rings, 1);
+	assert_true(d->rings[0].n_dwords > 0 && d->rings[0].n_dwords < 64);
+	assert_true(d->truncated);
+	assert_true(has_diag(d, GPUROBUST_CD_ERROR, "gfx_0.0.0:"));
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* Every prefix of a dump with every section kind parses without a crash,
+ * and is never reported as complete when cut inside a block. */
+static void test_D4_every_prefix(void **state)
+{
+	uint8_t capture[16] = { 9 };
+	struct textbuf b = { 0 };
+
+	(void)state;
+	gen_header_612(&b, "7.1.0", "a b", 1, "gfx_0.0.0");
+	gen_ip_dump_612(&b);
+	gen_rings_612(&b, 1, 4);
+	gen_ibs_71(&b);
+	gen_series(&b, capture, sizeof(capture));
+	for (size_t n = 0; n <= b.len; n++) {
+		struct gpurobust_coredump *d = parse(b.p, n);
+
+		if (n && b.p[n - 1] != '\n')
+			assert_true(d->truncated);
+		gpurobust_coredump_free(d);
+	}
+	free(b.p);
+}
+
+/* Not a devcoredump at all: a result, generation UNKNOWN, an error. */
+static void test_garbage_is_diagnosed(void **state)
+{
+	static const char junk[] = "\x01\x02hello\n\xff\xfe\n****\n**** v ****\nIB #x\n";
+	struct gpurobust_coredump *d = parse(junk, sizeof(junk) - 1);
+
+	(void)state;
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_UNKNOWN);
+	assert_true(has_diag(d, GPUROBUST_CD_ERROR, "no \"**** AMDGPU Device Coredump ****\""));
+	gpurobust_coredump_free(d);
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	assert_int_equal(gpurobust_coredump_parse(NULL, 1, &d), -EINVAL);
+	assert_int_equal(gpurobust_coredump_parse("x", 1, NULL), -EINVAL);
+	gpurobust_coredump_free(NULL);
+	assert_string_equal(gpurobust_cd_generation_name(99), "invalid");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture_early_printer),
+		cmocka_unit_test(test_fixture_612_printer_truncated),
+		cmocka_unit_test(test_612_rings_and_ip_dump_generated),
+		cmocka_unit_test(test_ib_dump_generated),
+		cmocka_unit_test(test_D1_D2_D3_series_sections_generated),
+		cmocka_unit_test(test_D4_unknown_and_newer_sections),
+		cmocka_unit_test(test_D3_capture_truncated),
+		cmocka_unit_test(test_ring_truncated_partial),
+		cmocka_unit_test(test_D4_every_prefix),
+		cmocka_unit_test(test_garbage_is_diagnosed),
+		cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests_name("coredump", tests, NULL, NULL);
+}

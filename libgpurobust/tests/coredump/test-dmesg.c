@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel log parser on real posted logs (fixtures/SOURCES.md) and on the
+ * exact message formats of Linux 6.12 for the lines no post shows.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <gpurobust/coredump.h>
+
+#include "fixture.h"
+
+static struct gpurobust_dmesg *parse_text(const char *text)
+{
+	struct gpurobust_dmesg *log = NULL;
+
+	assert_int_equal(gpurobust_dmesg_parse(text, strlen(text), &log), 0);
+	assert_non_null(log);
+	return log;
+}
+
+static struct gpurobust_dmesg *parse_fixture(const char *name)
+{
+	struct gpurobust_dmesg *log;
+	size_t len;
+	char *text = fixture_read(name, &len);
+
+	assert_non_null(text);
+	log = parse_text(text);
+	free(text);
+	return log;
+}
+
+static size_t count_kind(const struct gpurobust_dmesg *log, enum gpurobust_dmesg_kind kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->n_events; i++)
+		n += log->events[i].kind == kind;
+	return n;
+}
+
+/* Ring reset fails and a full reset starts (newer kernel, dmesg prefix). */
+static void test_fixture_ring_reset_failed_full_reset(void **state)
+{
+	struct gpurobust_dmesg *log = parse_fixture("dmesg-rocm-amdgpu-202.txt");
+
+	(void)state;
+	assert_true(log->timeout);
+	assert_string_equal(log->ring, "gfx_0.0.0");
+	assert_int_equal(log->signaled_seq, 9261);
+	assert_int_equal(log->emitted_seq, 9264);
+	assert_string_equal(log->process, "glretrace");
+	assert_int_equal(log->pid, 12755);
+	assert_string_equal(log->thread, "glretrace:cs0");
+	assert_int_equal(log->tid, 12756);
+	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_FULL);
+	assert_int_equal(log->outcome, GPUROBUST_OUTCOME_PENDING);
+	assert_int_equal(count_kind(log, GPUROBUST_DMESG_RING_RESET_BEGIN), 1);
+	assert_int_equal(count_kind(log, GPUROBUST_DMESG_RING_RESET_DONE), 1);
+	assert_int_equal(count_kind(log, GPUROBUST_DMESG_COREDUMP), 1);
+	assert_false(log->fault);
+	gpurobust_dmesg_free(log);
+}
+
+/* A compute ring reset that succeeds, and a page fault with its decoded
+ * status fields (no time stamps). */
+static void test_fixture_page_fault_decoded_fields(void **state)
+{
+	struct gpurobust_dmesg *log = parse_fixture("dmesg-rocm-legacy-5999.txt");
+
+	(void)state;
+	assert_string_equal(log->ring, "comp_1.1.0");
+	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_RING);
+	assert_int_equal(log->outcome, GPUROBUST_OUTCOME_RECOVERED);
+	assert_string_equal(log->process, "gnome-shell");
+	assert_true(log->fault);
+	assert_string_equal(log->fault_hub, "gfxhub");
+	assert_int_equal(log->fault_addr, 0);
+	assert_true(log->fault_status_known);
+	assert_int_equal(log->fault_status, 0x00040A40);
+	assert_string_equal(log->fault_client, "CPC");
+	assert_int_equal(log->more_faults, 0);
+	assert_int_equal(log->walker_error, 0);
+	assert_int_equal(log->permission_faults, 4);
+	assert_int_equal(log->mapping_error, 0);
+	assert_int_equal(log->rw, 1);
+	assert_int_equal(count_kind(log, GPUROBUST_DMESG_WEDGED), 1);
+	gpurobust_dmesg_free(log);
+}
+
+/* The 2021 "Process information:" format, journalctl prefix. */
+static void test_fixture_process_information_format(void **state)
+{
+	struct gpurobust_dmesg *log = parse_fixture("dmesg-proton-5285.txt");
+
+	(void)state;
+	assert_string_equal(log->ring, "gfx_0.0.0");
+	assert_int_equal(log->signaled_seq, 27154412);
+	assert_string_equal(log->process, "ForzaHorizon5.e");
+	assert_int_equal(log->pid, 92632);
+	assert_int_equal(log->tid, 92665);
+	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_FULL);
+	/* "ring kiq_2.1.0 test failed" is not a timeout */
+	assert_int_equal(count_kind(log, GPUROBUST_DMESG_RING_TIMEOUT), 1);
+	gpurobust_dmesg_free(log);
+}
+
+/* Ring reset fails, BACO reset, and the reset succeeds. */
+static void test_fixture_full_reset_succeeds(void **state)
+{
+	struct gpurobust_dmesg *log = parse_fixture("dmesg-cosmic-epoch-3764.txt");
+
+	(void)state;
+	assert_string_equal(log->process, "cosmic-comp");
+	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_FULL);
+	assert_int_equal(log->outcome, GPUROBUST_OUTCOME_RECOVERED);
+	gpurobust_dmesg_free(log);
+}
+
+/* Linux 6.12's own formats (amdgpu_job.c, amdgpu_device.c, gmc_v10_0.c). */
+static void test_612_soft_recovery_vram_lost_formats(void **state)
+{
+	struct gpurobust_dmesg *log = parse_text(
+		"[  10.0] amdgpu 0000:03:00.0: amdgpu: ring gfx_0.0.0 timeout, but soft recovered\n"
+		"[  20.0] amdgpu 0000:03:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:3 pasid:32773)\n"
+		"[  20.0] amdgpu 0000:03:00.0: amdgpu:  in process vkcube pid 4242 thread vkcube:cs0 pid 4250\n"
+		"[  20.0] amdgpu 0000:03:00.0: amdgpu:   in page starting at address 0x0000800100000000 from client 0x1b (UTCL2)\n"
+		"[  30.0] amdgpu 0000:03:00.0: amdgpu: ring comp_1.0.0 timeout, signaled seq=5, emitted seq=7\n"
+		"[  30.0] amdgpu 0000:03:00.0: amdgpu: Process information: process vkcube pid 4242 thread vkcube:cs0 pid 4250\n"
+		"[  30.1] amdgpu 0000:03:00.0: amdgpu: GPU reset begin!\n"
+		"[  31.0] [drm] VRAM is lost due to GPU reset!\n"
+		"[  31.2] amdgpu 0000:03:00.0: amdgpu: GPU reset(2) succeeded!\n");
+
+	(void)state;
+	assert_int_equal(count_kind(log, GPUROBUST_DMESG_SOFT_RECOVERED), 1);
+	assert_int_equal(log->events[0].kind, GPUROBUST_DMESG_SOFT_RECOVERED);
+	assert_string_equal(log->events[0].ring, "gfx_0.0.0");
+	/* the summary is about the last hang */
+	assert_string_equal(log->ring, "comp_1.0.0");
+	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_FULL);
+	assert_int_equal(log->outcome, GPUROBUST_OUTCOME_RECOVERED);
+	assert_true(log->vram_lost);
+	assert_true(log->fault);
+	assert_int_equal(log->fault_pasid, 32773);
+	assert_string_equal(log->fault_process, "vkcube");
+	assert_int_equal(log->fault_addr, 0x800100000000ULL);
+	assert_string_equal(log->fault_client, "UTCL2");
+	gpurobust_dmesg_free(log);
+}
+
+/* gmc_v9's retry fault format with "for process". */
+static void test_gmc9_retry_fault_format(void **state)
+{
+	struct gpurobust_dmesg *log = parse_text(
+		"amdgpu 0000:ab:00.0: amdgpu: [gfxhub0] retry page fault (src_id:0 ring:0 vmid:4 pasid:32829)\n"
+		"amdgpu 0000:ab:00.0: amdgpu:  for process rocpctl pid 34756 thread rocpctl pid 34756)\n"
+		"amdgpu 0000:ab:00.0: amdgpu:   in page starting at address 0x00007fa634372000 from IH client 0x1b (UTCL2)\n");
+
+	(void)state;
+	assert_true(log->events[0].retry);
+	assert_string_equal(log->fault_hub, "gfxhub0");
+	assert_string_equal(log->fault_process, "rocpctl");
+	assert_int_equal(log->fault_addr, 0x00007fa634372000ULL);
+	assert_false(log->timeout);
+	gpurobust_dmesg_free(log);
+}
+
+static void test_noise_and_bad_arguments(void **state)
+{
+	struct gpurobust_dmesg *log = parse_text(
+		"random line\nring buffer timeout in somebody else's driver\n"
+		"amdgpu: ring \n[gfxhub] page fault (src_id:x\nGPU reset(\n");
+
+	(void)state;
+	assert_int_equal(log->n_events, 0);
+	gpurobust_dmesg_free(log);
+	assert_int_equal(gpurobust_dmesg_parse(NULL, 3, &log), -EINVAL);
+	assert_int_equal(gpurobust_dmesg_parse("", 0, NULL), -EINVAL);
+	gpurobust_dmesg_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture_ring_reset_failed_full_reset),
+		cmocka_unit_test(test_fixture_page_fault_decoded_fields),
+		cmocka_unit_test(test_fixture_process_information_format),
+		cmocka_unit_test(test_fixture_full_reset_succeeds),
+		cmocka_unit_test(test_612_soft_recovery_vram_lost_formats),
+		cmocka_unit_test(test_gmc9_retry_fault_format),
+		cmocka_unit_test(test_noise_and_bad_arguments),
+	};
+
+	return cmocka_run_group_tests_name("dmesg", tests, NULL, NULL);
+}
