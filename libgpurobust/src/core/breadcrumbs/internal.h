@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GPUROBUST_CORE_BREADCRUMBS_INTERNAL_H
+#define GPUROBUST_CORE_BREADCRUMBS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "gpurobust/breadcrumbs.h"
+
+/*
+ * Marker memory layout, version 1 (all little-endian, Documentation/breadcrumbs.md):
+ *
+ *   offset 0   u32 magic "GRBC"        written by the CPU at pool creation
+ *          4   u16 version (1)
+ *          6   u16 record size (16)
+ *          8   u32 record count
+ *         12   u32 pool id             matches the metadata to its buffer
+ *         16   records[record count]
+ *
+ *   record u32 tag  recording id (0 = free), written by the CPU at begin
+ *          u32 in   last push sequence the ME reached (0 = none)
+ *          u32 out  last pop sequence that finished at end of pipe (0 = none)
+ *          u32 reserved, 0
+ */
+#define BC_MAGIC 0x43425247u	/* "GRBC" read as a little-endian u32 */
+#define BC_VERSION 1u
+#define BC_HEADER_SIZE 16u
+#define BC_RECORD_SIZE 16u
+#define BC_RECORD_TAG 0u
+#define BC_RECORD_IN 4u
+#define BC_RECORD_OUT 8u
+
+/* CPU-side record of one scope. Its push sequence is its index + 1, so it is
+ * not stored; pop_seq is 0 while the scope is open. */
+struct bc_scope {
+	uint32_t name;
+	uint32_t parent;
+	uint32_t pop_seq;
+};
+
+struct bc_meta_stream {
+	uint32_t record;
+	uint32_t tag;
+	enum gpurobust_bc_queue queue;
+	char *label;
+	uint32_t scope_count;
+	struct bc_scope *scopes;
+	uint32_t dropped;
+	uint32_t overflow_parent;	/* scope open at the first drop, or NONE */
+};
+
+struct gpurobust_bc_meta {
+	uint32_t pool_id;
+	uint32_t record_count;
+	uint32_t name_count;
+	char **names;
+	uint32_t stream_count;
+	struct bc_meta_stream *streams;
+};
+
+struct gpurobust_bc_stream {
+	/* Hot fields first: push and pop touch only this cache line and the
+	 * scope array. */
+	struct bc_scope *scopes;
+	uint32_t count;
+	uint32_t capacity;
+	uint32_t limit;
+	uint32_t current;		/* innermost open scope, or NONE */
+	uint32_t pop_count;
+	uint32_t overflow_depth;	/* open scopes that were dropped */
+	void (*write)(void *ctx, uint64_t gpu_va, uint32_t value,
+		      enum gpurobust_bc_write_mode mode);
+	void *write_ctx;
+	uint64_t in_va, out_va;
+
+	uint32_t dropped;
+	uint32_t overflow_parent;
+	uint32_t unbalanced_pops;
+	uint32_t record;
+	uint32_t tag;
+	enum gpurobust_bc_queue queue;
+	char *label;
+	struct gpurobust_bc_pool *pool;
+	struct gpurobust_bc_stream *next, *prev;	/* pool's live list */
+};
+
+struct bc_intern {
+	char **names;
+	uint32_t count, capacity;
+	uint32_t *buckets;		/* name index + 1, 0 = empty */
+	uint32_t bucket_count;		/* power of two */
+};
+
+struct gpurobust_bc_pool {
+	pthread_mutex_t lock;		/* records, intern table, stream list */
+	uint8_t *map;
+	bool owns_map;
+	size_t size;
+	uint64_t gpu_va;
+	uint32_t pool_id;
+	uint32_t record_count;
+	uint32_t max_scopes;
+	uint32_t next_tag;
+	uint32_t *free_records;		/* stack of free record indices */
+	uint32_t free_count;
+	struct bc_intern intern;
+	struct gpurobust_bc_stream *streams;
+};
+
+/* Little-endian access to marker bytes, whatever the host. */
+static inline uint32_t bc_read_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline void bc_write_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Report construction shared by the decoder and the JSON reader. */
+struct gpurobust_bc_report *bc_report_alloc(uint32_t stream_count);
+/* Copies `s` into the report's string storage; NULL on allocation failure. */
+const char *bc_report_strdup(struct gpurobust_bc_report *report, const char *s);
+/* Fills first_child, next_sibling and depth from the parent links. Returns
+ * -EINVAL when a parent does not precede its child. */
+int bc_stream_link_tree(struct gpurobust_bc_stream_report *stream);
+
+/* Index of the deepest in-progress node reached by always taking the first
+ * in-progress child (the oldest unfinished work), or NONE. */
+uint32_t bc_oldest_active_leaf(const struct gpurobust_bc_stream_report *stream);
+/* The stream a signature is about: the guilty one if known, else the one
+ * with the deepest active path (lowest index on a tie), or -1. */
+int bc_guilty_stream(const struct gpurobust_bc_report *report);
+
+void bc_meta_stream_fini(struct bc_meta_stream *stream);
+
+#endif

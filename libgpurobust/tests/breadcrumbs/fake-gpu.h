@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GPUROBUST_TESTS_BREADCRUMBS_FAKE_GPU_H
+#define GPUROBUST_TESTS_BREADCRUMBS_FAKE_GPU_H
+
+/*
+ * A command stream recorder and a tiny "GPU" that replays it: the emitter
+ * encodes every breadcrumb write with the real packet encoders, and
+ * fake_gpu_run() decodes the IB with the real decoder and applies the writes
+ * to marker memory as far as the ME (in writes) and the end of pipe (out
+ * writes) have got. No AMD GPU needed, and the whole path from push to
+ * report goes through the bytes a GPU would see.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "gpurobust/breadcrumbs-pm4.h"
+#include "gpurobust/breadcrumbs.h"
+
+struct fake_ib {
+	enum gpurobust_bc_gfx_level level;
+	enum gpurobust_bc_queue queue;
+	uint32_t dw[1 << 16];
+	size_t ndw;
+	size_t packet_start[1 << 14];	/* dword offset of each packet */
+	size_t packets;
+};
+
+/* An emitter that appends to ib. */
+struct gpurobust_bc_emitter fake_ib_emitter(struct fake_ib *ib);
+
+/* Applies WRITE_DATA / SDMA WRITE of the first me_packets packets and
+ * RELEASE_MEM / SDMA FENCE of the first eop_packets packets to `map`, whose
+ * GPU address is gpu_va. */
+void fake_gpu_run(const struct fake_ib *ib, size_t me_packets, size_t eop_packets,
+		  void *map, uint64_t gpu_va);
+
+/* Packet index of the next packet, to remember "the GPU got this far". */
+static inline size_t fake_ib_mark(const struct fake_ib *ib)
+{
+	return ib->packets;
+}
+
+/* A pool over host memory whose pretend GPU address is FAKE_GPU_VA. */
+#define FAKE_GPU_VA 0x800000100000ull
+struct fake_pool {
+	struct gpurobust_bc_pool *pool;
+	uint8_t *map;
+	size_t size;
+};
+void fake_pool_init(struct fake_pool *fp, size_t size, uint32_t max_scopes);
+void fake_pool_fini(struct fake_pool *fp);
+
+uint32_t intern(struct gpurobust_bc_pool *pool, const char *name);
+
+#endif
