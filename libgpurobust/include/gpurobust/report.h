@@ -160,7 +160,7 @@ struct gpurobust_device_fault {
 
 /* Identity of the device, for the vendor binary header. */
 struct gpurobust_device_identity {
-	uint32_t vendor_id, device_id, driver_version, api_version;
+	uint32_t vendor_id, device_id, driver_version;
 	uint8_t pipeline_cache_uuid[VK_UUID_SIZE];
 };
 

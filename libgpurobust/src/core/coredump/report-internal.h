@@ -6,5 +6,7 @@
 
 /* Title and signature from the report's facts (report.c). */
 void report_sign(struct gpurobust_report *r);
+/* The Vulkan and GL outcome through the library core (report-map.c). */
+void report_map(struct gpurobust_report *r);
 
 #endif

@@ -182,6 +182,7 @@ int gpurobust_report_build(const struct gpurobust_coredump *dump,
 	}
 	if (log)
 		from_log(r, log);
+	report_map(r);
 	report_sign(r);
 	*out = r;
 	return 0;
