@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * DOC: crash collector
+ *
+ * The I/O side of crash reports, in three parts:
+ *
+ * - devcoredumps in sysfs: find the ones that belong to a DRM device
+ *   (/sys/class/devcoredump/devcdN/failing_device), read one completely, and
+ *   clear it (the kernel deletes it after 5 minutes anyway);
+ * - a watcher on libudev for new devcoredumps and for the DRM "device
+ *   wedged" uevent that amdgpu sends after a reset (Linux 6.14+);
+ * - a store: a root-only directory holding every dump with its kernel log
+ *   context, and a SQLite database of buckets (signature, first and last
+ *   seen, count, process). Many writers may record at once; none is lost.
+ */
+#ifndef GPUROBUST_COLLECTOR_H
+#define GPUROBUST_COLLECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- devcoredumps in sysfs ---------------------------------------------- */
+
+struct gpurobust_devcd {
+	char path[256];			/* /sys/class/devcoredump/devcdN */
+	char failing_device[256];	/* the device it belongs to, resolved */
+	char driver[32];		/* "amdgpu", or "" when unknown */
+};
+
+/**
+ * gpurobust_devcd_list() - the devcoredumps present now
+ * @sysfs: the sysfs mount, normally "/sys" (tests pass a fake tree)
+ * @drm_device: only dumps of this DRM device: "card0", "renderD128",
+ *              "/dev/dri/card0" or a /sys device path; NULL for all
+ * @out: array to free(); NULL when there is none
+ * @n: its length
+ *
+ * Return: 0, -ENOENT when @drm_device does not exist, -ENOMEM, or the
+ * -errno of reading the devcoredump class directory (a kernel without
+ * CONFIG_DEV_COREDUMP has none: 0 dumps, not an error).
+ */
+int gpurobust_devcd_list(const char *sysfs, const char *drm_device,
+			 struct gpurobust_devcd **out, size_t *n);
+
+/**
+ * gpurobust_devcd_read() - read a devcoredump's data file completely
+ * @devcd: a gpurobust_devcd.path
+ * @data: NUL-terminated contents to free()
+ * @len: their length without the NUL
+ *
+ * Return: 0, -errno of open() or read(), -EFBIG beyond 1 GiB, -ENOMEM.
+ */
+int gpurobust_devcd_read(const char *devcd, char **data, size_t *len);
+
+/* Free a devcoredump now (any write to its data file does). Return: 0 or
+ * -errno. */
+int gpurobust_devcd_clear(const char *devcd);
+
+/* ---- watcher ------------------------------------------------------------- */
+
+enum gpurobust_watch_kind {
+	GPUROBUST_WATCH_DEVCOREDUMP = 1,	/* a devcdN appeared */
+	GPUROBUST_WATCH_RESET,			/* DRM device wedged/recovered uevent */
+};
+
+struct gpurobust_watch_event {
+	enum gpurobust_watch_kind kind;
+	char syspath[256];	/* the devcdN, or the DRM device */
+	char wedged[64];	/* RESET: WEDGED= value, e.g. "none" or "rebind" */
+	int32_t pid;		/* RESET: PID= of the guilty task, 0 when absent */
+	char task[32];		/* RESET: TASK= */
+};
+
+struct gpurobust_watcher;
+
+/* Return: 0, -ENOMEM, or -errno of the netlink socket. */
+int gpurobust_watcher_open(struct gpurobust_watcher **out);
+void gpurobust_watcher_close(struct gpurobust_watcher *w);
+/* A descriptor to poll() for POLLIN. */
+int gpurobust_watcher_fd(const struct gpurobust_watcher *w);
+/* Return: 0 with @ev filled, -EAGAIN when no relevant event is pending. */
+int gpurobust_watcher_next(struct gpurobust_watcher *w, struct gpurobust_watch_event *ev);
+
+/* ---- store --------------------------------------------------------------- */
+
+/* The schema this library writes. Opening an older store migrates it;
+ * opening a newer one fails with -EPROTONOSUPPORT. */
+#define GPUROBUST_STORE_SCHEMA 1
+
+struct gpurobust_store;
+
+/**
+ * gpurobust_store_open() - open or create a store
+ * @dir: its directory; created with mode 0700 (a dump can hold the contents
+ *       of a process's GPU memory)
+ * @out: the store
+ *
+ * Return: 0; -EPROTONOSUPPORT for a newer schema; -EPERM when @dir is
+ * accessible to others than its owner; -errno of mkdir(); -EIO for SQLite
+ * errors; -ENOMEM.
+ */
+int gpurobust_store_open(const char *dir, struct gpurobust_store **out);
+void gpurobust_store_close(struct gpurobust_store *store);
+
+/* One hang to record. */
+struct gpurobust_store_event {
+	const struct gpurobust_report *report;	/* required */
+	const char *dump;			/* devcoredump text, or NULL */
+	size_t dump_len;
+	const char *dmesg;			/* kernel log context, or NULL */
+	size_t dmesg_len;
+	int64_t seen;				/* Unix time */
+};
+
+/**
+ * gpurobust_store_record() - save the files and count the event in its bucket
+ * @store: the store
+ * @ev: the event
+ * @id: the event's row id, or NULL
+ *
+ * Safe to call from many threads and processes at once, each with its own
+ * store handle: writers queue on SQLite's lock for up to 30 s.
+ *
+ * Return: 0, -EINVAL, -errno of writing the files, -EBUSY when the lock
+ * stayed taken, -EIO for other SQLite errors.
+ */
+int gpurobust_store_record(struct gpurobust_store *store,
+			   const struct gpurobust_store_event *ev, int64_t *id);
+
+struct gpurobust_bucket {
+	char signature[17];	/* 16 hex digits */
+	char title[256];
+	int64_t first_seen, last_seen;
+	uint64_t count;
+	char last_process[32];
+	int32_t last_pid;
+};
+
+/* Every bucket, most frequent first. @out is to free(). Return: 0, -EIO,
+ * -ENOMEM. */
+int gpurobust_store_buckets(struct gpurobust_store *store,
+			    struct gpurobust_bucket **out, size_t *n);
+
+/* The number of events stored. Return: 0, -EIO. */
+int gpurobust_store_count(struct gpurobust_store *store, uint64_t *events);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The crash store: a burst of events from many processes at once is stored
+ * N of N and grouped into the expected buckets; the schema migrates and
+ * refuses a newer one; the directory is owner-only.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include <gpurobust/collector.h>
+
+#include "dumpgen.h"
+
+#define WRITERS		8
+#define PER_WRITER	40
+#define BUCKETS		5
+
+static char *make_dir(void)
+{
+	char *dir = strdup("/tmp/gpurobust-store-test-XXXXXX");
+
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Event @i of writer @w: bucket i % BUCKETS is the process name; the pid
+ * and fault address vary inside a bucket and must not split it. */
+static struct gpurobust_report *event_report(int w, int i, struct textbuf *text)
+{
+	static const char *const names[BUCKETS] = {
+		"vkcube", "glretrace", "python3.12", "Web Content", "ForzaHorizon5.e",
+	};
+	struct gpurobust_coredump *d;
+	struct gpurobust_report *r;
+
+	text->len = 0;
+	gen_header_612(text, "6.12.117", names[i % BUCKETS], 1000 + w * 100 + i, "gfx_0.0.0");
+	assert_int_equal(gpurobust_coredump_parse(text->p, text->len, &d), 0);
+	assert_int_equal(gpurobust_report_build(d, NULL, &r), 0);
+	gpurobust_coredump_free(d);
+	return r;
+}
+
+static int writer(const char *dir, int w)
+{
+	struct textbuf text = { 0 };
+	struct gpurobust_store *s;
+	int failures = 0;
+
+	if (gpurobust_store_open(dir, &s))
+		return 1;
+	for (int i = 0; i < PER_WRITER; i++) {
+		struct gpurobust_report *r = event_report(w, i, &text);
+		struct gpurobust_store_event ev = {
+			.report = r, .dump = text.p, .dump_len = text.len,
+			.dmesg = "ring gfx_0.0.0 timeout\n", .dmesg_len = 23,
+			.seen = 1700000000 + w * 1000 + i,
+		};
+
+		failures += gpurobust_store_record(s, &ev, NULL) != 0;
+		gpurobust_report_free(r);
+	}
+	gpurobust_store_close(s);
+	free(text.p);
+	return failures ? 1 : 0;
+}
+
+/* WRITERS processes record PER_WRITER events each, all at once. */
+static void test_burst_stores_n_of_n_in_expected_buckets(void **state)
+{
+	char *dir = make_dir();
+	struct gpurobust_bucket *b;
+	struct gpurobust_store *s;
+	pid_t pids[WRITERS];
+	uint64_t events;
+	size_t n, files = 0;
+	FILE *ls;
+	char cmd[512], line[64];
+
+	(void)state;
+	/* create the schema in every writer at once too: the migration must
+	 * run exactly once */
+	for (int w = 0; w < WRITERS; w++) {
+		pids[w] = fork();
+		assert_true(pids[w] >= 0);
+		if (!pids[w])
+			_exit(writer(dir, w));
+	}
+	for (int w = 0; w < WRITERS; w++) {
+		int status;
+
+		assert_int_equal(waitpid(pids[w], &status, 0), pids[w]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_int_equal(gpurobust_store_open(dir, &s), 0);
+	assert_int_equal(gpurobust_store_count(s, &events), 0);
+	assert_int_equal(events, WRITERS * PER_WRITER);
+	assert_int_equal(gpurobust_store_buckets(s, &b, &n), 0);
+	assert_int_equal(n, BUCKETS);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(b[i].count, WRITERS * PER_WRITER / BUCKETS);
+		/* writer 0 recorded each bucket first, at event index < BUCKETS */
+		assert_true(b[i].first_seen >= 1700000000 && b[i].first_seen < 1700000000 + BUCKETS);
+		assert_true(b[i].last_seen >= 1700000000 + (WRITERS - 1) * 1000);
+		assert_int_equal(strlen(b[i].signature), 16);
+	}
+	/* every event's dump and log were saved */
+	snprintf(cmd, sizeof(cmd), "ls '%s/dumps' | wc -l", dir);
+	ls = popen(cmd, "r");
+	assert_non_null(ls);
+	assert_non_null(fgets(line, sizeof(line), ls));
+	files = strtoul(line, NULL, 10);
+	pclose(ls);
+	assert_int_equal(files, 2 * WRITERS * PER_WRITER);
+	free(b);
+	gpurobust_store_close(s);
+	remove_dir(dir);
+	free(dir);
+}
+
+static int set_user_version(const char *dir, int version)
+{
+	char path[512], sql[64];
+	sqlite3 *db;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/store.db", dir);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* Version 0 (an empty database) migrates to the current schema; a newer
+ * schema is refused rather than misread. */
+static void test_schema_migrates_and_refuses_newer(void **state)
+{
+	char *dir = make_dir();
+	struct gpurobust_store *s;
+	uint64_t events = 1;
+
+	(void)state;
+	assert_int_equal(set_user_version(dir, 0), 0);
+	chmod(dir, 0700);
+	assert_int_equal(gpurobust_store_open(dir, &s), 0);
+	assert_int_equal(gpurobust_store_count(s, &events), 0);
+	assert_int_equal(events, 0);
+	gpurobust_store_close(s);
+	/* opening again does not run the migration twice */
+	assert_int_equal(gpurobust_store_open(dir, &s), 0);
+	gpurobust_store_close(s);
+	assert_int_equal(set_user_version(dir, GPUROBUST_STORE_SCHEMA + 1), 0);
+	assert_int_equal(gpurobust_store_open(dir, &s), -EPROTONOSUPPORT);
+	remove_dir(dir);
+	free(dir);
+}
+
+/* The store directory is created 0700 and refused when others can read it. */
+static void test_store_dir_is_owner_only(void **state)
+{
+	char *dir = make_dir(), sub[512];
+	struct gpurobust_store *s;
+	struct stat st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/new", dir);
+	assert_int_equal(gpurobust_store_open(sub, &s), 0);
+	gpurobust_store_close(s);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(chmod(sub, 0755), 0);
+	assert_int_equal(gpurobust_store_open(sub, &s), -EPERM);
+	assert_int_equal(gpurobust_store_open(NULL, &s), -EINVAL);
+	remove_dir(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_burst_stores_n_of_n_in_expected_buckets),
+		cmocka_unit_test(test_schema_migrates_and_refuses_newer),
+		cmocka_unit_test(test_store_dir_is_owner_only),
+	};
+
+	return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}
