@@ -17,18 +17,18 @@ fi
 awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' "$tmp/nm" | sort -u > "$tmp/exported"
 sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$list" | sort -u > "$tmp/listed"
 
+# report N DESCRIPTION SYMBOLS: one TAP line, the offending symbols below it.
+report() {
+	if [ -z "$3" ]; then
+		echo "ok $1 - $2"
+	else
+		echo "not ok $1 - $2"
+		echo "$3" | sed 's/^/# /'
+	fi
+}
+
 missing=$(comm -23 "$tmp/exported" "$tmp/listed")
-if [ -z "$missing" ]; then
-	echo "ok 1 - every exported symbol is listed in gpurobust-symbols.txt"
-else
-	echo "not ok 1 - exported but not listed in gpurobust-symbols.txt"
-	echo "$missing" | sed 's/^/# /'
-fi
 absent=$(comm -13 "$tmp/exported" "$tmp/listed")
-if [ -z "$absent" ]; then
-	echo "ok 2 - every listed symbol is exported"
-else
-	echo "not ok 2 - listed in gpurobust-symbols.txt but not exported"
-	echo "$absent" | sed 's/^/# /'
-fi
+report 1 "every exported symbol is listed in gpurobust-symbols.txt" "$missing"
+report 2 "every listed symbol is exported" "$absent"
 [ -z "$missing" ] && [ -z "$absent" ]
