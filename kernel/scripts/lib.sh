@@ -52,3 +52,51 @@ reset_worktree() {
 		git -C "$BASE_GIT" worktree add -q -f --detach "$1" "$BASE_COMMIT"
 	fi
 }
+
+# The system python (kunit.py, and checkpatch's spdxcheck.py, which needs
+# python3-ply) comes before any python a user put first in PATH.
+PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+export PATH
+
+# The tree check.sh and tests-on-base.sh build in, and the lock that keeps
+# them from running at the same time: they share it and its build dirs, so
+# switching between base, tests-only and full series rebuilds only the files
+# that changed.
+CHECK_TREE=$CACHE/trees/check
+CHECK_LOCK=$CACHE/check.lock
+KUNITCONFIG=$KDIR/kunit/drm_sched.kunitconfig
+MAKE_CC="ccache gcc"
+
+# config_key FILE...: a short hash of the files, the compiler and its
+# version, naming the build dir that holds a build with that configuration.
+config_key() {
+	{
+		cat "$@"
+		echo "$MAKE_CC"
+		gcc --version | head -n 1
+	} | sha256sum | cut -c 1-12
+}
+
+# kunit_uml TREE OUTDIR: build the drm/sched KUnit kernel (UML) from TREE,
+# run it and parse its output. Leaves OUTDIR/kunit.log (the kernel log),
+# OUTDIR/kunit.json and OUTDIR/kunit.counts ("passed failed skipped"); prints
+# one line per test. Returns non-zero if the build fails.
+kunit_uml() {
+	build=$CACHE/build/kunit-um-$(config_key "$KUNITCONFIG")
+	mkdir -p "$2" "$build"
+	log "kunit: building UML kernel in $build"
+	if ! (cd "$1" && python3 tools/testing/kunit/kunit.py build --arch=um \
+		--kunitconfig="$KUNITCONFIG" --build_dir="$build" --jobs=2 \
+		--make_options "CC=$MAKE_CC") > "$2/kunit-build.log" 2>&1; then
+		tail -n 30 "$2/kunit-build.log"
+		return 1
+	fi
+	log "kunit: running the tests"
+	# The command line kunit.py uses for UML; run here to keep the whole log.
+	timeout 900 "$build/linux" kunit.enable=1 mem=1G console=tty \
+		kunit_shutdown=halt > "$2/kunit.log" 2>&1 < /dev/null || true
+	(cd "$1" && python3 tools/testing/kunit/kunit.py parse \
+		--json="$2/kunit.json" "$2/kunit.log") > "$2/kunit-parse.log" 2>&1 || true
+	python3 "$KDIR/scripts/kunit-results.py" "$2/kunit.json" "$2/kunit.log" \
+		"$2/kunit.counts"
+}

@@ -1,0 +1,229 @@
+#!/bin/sh
+# The kernel tier of `make check`.
+#
+# usage: kernel/scripts/check.sh RESULTS_DIR
+#
+# Verifies the pinned base, then checks the series the way a drm maintainer
+# would, writing one "passed failed skipped" line per part:
+#   RESULTS_DIR/kernel-checkpatch  checkpatch.pl --strict on every patch, and
+#                                  every new file covered by MAINTAINERS
+#   RESULTS_DIR/kernel-build       the kunitconfigs agree with the top-level
+#                                  Kconfig; each patch builds on its own; no
+#                                  new W=1 or sparse warning in any object
+#                                  the series touches
+#   RESULTS_DIR/kernel-kunit-uml   the drm/sched KUnit tests under UML with
+#                                  KASAN, lockdep and list debugging
+# then runs kernel/scripts/kunit-amdgpu.sh (RESULTS_DIR/kernel-amdgpu) when
+# it exists. Trees, build dirs and ccache live in /var/cache/gpurobust.
+# Exits non-zero if anything failed.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || die "usage: $0 RESULTS_DIR"
+mkdir -p "$1"
+RESULTS=$(cd "$1" && pwd)
+WORK=$RESULTS/kernel-logs
+rm -rf "$WORK"
+mkdir -p "$WORK"
+TOP=$(cd "$KDIR/.." && pwd)
+OBJS=$CACHE/build/objs-um-$(config_key "$KUNITCONFIG")
+
+# A part that dies before it finishes still reports: one failure.
+for part in checkpatch build kunit-uml; do
+	echo "0 1 0" > "$RESULTS/kernel-$part"
+done
+
+# count PART PASSED FAILED: write a part's result.
+count() {
+	echo "$2 $3 0" > "$RESULTS/kernel-$1"
+	log "kernel-$1: $2 passed, $3 failed"
+}
+
+run_amdgpu_tier() {
+	if [ -x "$KDIR/scripts/kunit-amdgpu.sh" ]; then
+		log "running kernel/scripts/kunit-amdgpu.sh"
+		"$KDIR/scripts/kunit-amdgpu.sh" "$CHECK_TREE" "$RESULTS" || return 1
+	fi
+}
+
+log "kernel tier: base $KERNEL_VERSION, results in $RESULTS, logs in $WORK"
+if ! "$KDIR/scripts/prepare-base.sh" > "$WORK/prepare-base.log" 2>&1; then
+	cat "$WORK/prepare-base.log"
+	die "the base tree could not be prepared or verified"
+fi
+exec 9>"$CHECK_LOCK"
+flock 9
+
+status=0
+
+# --- checkpatch -------------------------------------------------------------
+# Two checkpatch types cannot be met by any series based on a release tarball,
+# and are replaced by checks that can:
+#  - UNKNOWN_COMMIT_ID: Fixes: names upstream commits, which a tree made from
+#    a tarball has no history for. checkpatch still checks the tag's format.
+#  - FILE_PATH_CHANGES asks whether MAINTAINERS needs updating for a new
+#    file; instead get_maintainer.pl must find a maintainer for each one.
+pass=0
+fail=0
+for patch in $(series_patches); do
+	if (cd "$BASE_GIT" && perl scripts/checkpatch.pl --strict --quiet \
+		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES \
+		"$KDIR/patches/$patch") > "$WORK/checkpatch-$patch.log" 2>&1; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		log "checkpatch: $patch:"
+		cat "$WORK/checkpatch-$patch.log"
+	fi
+	new_files=$(awk '/^diff --git / { file = substr($4, 3) }
+		/^new file mode/ { print file }' "$KDIR/patches/$patch")
+	for file in $new_files; do
+		# A one-line patch adding just this file: whoever get_maintainer.pl
+		# names for it, beyond the catch-all list, covers it.
+		printf 'diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+\n' \
+			"$file" "$file" "$file" > "$WORK/new-file.patch"
+		if (cd "$BASE_GIT" && perl scripts/get_maintainer.pl --nogit \
+			--nogit-fallback --no-rolestats "$WORK/new-file.patch") 2>/dev/null |
+			grep -v '^linux-kernel@' | grep -q .; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			log "checkpatch: no MAINTAINERS entry covers $file"
+		fi
+	done
+done
+count checkpatch "$pass" "$fail"
+[ "$fail" -eq 0 ] || status=1
+
+# --- build checks ------------------------------------------------------------
+pass=0
+fail=0
+
+# Every line of a kunitconfig must come from the top-level Kconfig fragment.
+for conf in "$KDIR"/kunit/*.kunitconfig; do
+	drift=$(grep '^CONFIG_' "$conf" | while read -r line; do
+		grep -qxF "$line" "$TOP/Kconfig" || echo "$line"
+	done)
+	if [ -z "$drift" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		log "$(basename "$conf") has lines the top-level Kconfig lacks: $drift"
+	fi
+done
+
+# objs_make ARGS...: make in the object build dir, a UML build with the
+# drm/sched kunitconfig. Nothing selects DRM_SCHED on the bare base, so it is
+# forced on the command line to build the scheduler's objects there too.
+objs_make() {
+	make -C "$CHECK_TREE" ARCH=um O="$OBJS" CC="$MAKE_CC" -j2 \
+		CONFIG_DRM_SCHED=y "$@"
+}
+
+# objs_config: (re)make the object build dir's .config for the tree as it is.
+objs_config() {
+	mkdir -p "$OBJS"
+	cat "$KUNITCONFIG" "$CHECK_TREE/tools/testing/kunit/configs/arch_uml.config" \
+		> "$OBJS/.config"
+	objs_make olddefconfig > "$WORK/objs-config.log" 2>&1
+}
+
+# touched_c: the .c files the whole series changes, that exist in the tree now.
+touched_c() {
+	for patch in $(series_patches); do
+		sed -n 's,^+++ b/\(.*\.c\)$,\1,p' "$KDIR/patches/$patch"
+	done | sort -u | while read -r file; do
+		[ -f "$CHECK_TREE/$file" ] && echo "$file"
+	done
+}
+
+# warnings NAME: rebuild every touched object with W=1 and sparse (C=1),
+# and keep their warnings, without line numbers (the series moves lines),
+# in $WORK/warnings-NAME.
+warnings() {
+	: > "$WORK/warnings-$1"
+	for file in $(touched_c); do
+		obj=${file%.c}.o
+		rm -f "$OBJS/$obj"
+		objs_make W=1 C=1 CONFIG_DRM_SCHED_KUNIT_TEST=y "$obj" \
+			> "$WORK/w1-$1-$(echo "$obj" | tr / _).log" 2>&1 ||
+			echo "$obj: error: does not build" >> "$WORK/warnings-$1"
+		grep -h ': warning:\|: error:' "$WORK/w1-$1-$(echo "$obj" | tr / _).log" |
+			sed 's,^\([^:]*\):[0-9]*:[0-9]*:,\1:,' >> "$WORK/warnings-$1" || true
+	done
+	sort -u -o "$WORK/warnings-$1" "$WORK/warnings-$1"
+}
+
+log "build: W=1 and sparse on the base"
+lock_cache
+reset_worktree "$CHECK_TREE"
+unlock_cache
+if ! objs_config; then
+	cat "$WORK/objs-config.log"
+	die "cannot configure $OBJS"
+fi
+warnings base
+
+# Each patch on its own: apply it and rebuild, incrementally, every
+# directory it touches that UML can build (amdgpu cannot: its patches are
+# built by kunit-amdgpu.sh).
+n=0
+for patch in $(series_patches); do
+	n=$((n + 1))
+	if ! GIT_COMMITTER_NAME="gpurobust series" \
+		GIT_COMMITTER_EMAIL="series@gpurobust.invalid" \
+		GIT_COMMITTER_DATE="2025-11-14T00:00:00+0000" \
+		git -C "$CHECK_TREE" am -q "$KDIR/patches/$patch" \
+		> "$WORK/am-$n.log" 2>&1; then
+		cat "$WORK/am-$n.log"
+		log "build: $patch does not apply"
+		fail=$((fail + 1))
+		status=1
+		break
+	fi
+	objs_config || true
+	dirs=$(sed -n -e 's,^+++ b/\(.*\)/[^/]*\.[ch]$,\1/,p' \
+		-e 's,^+++ b/\(.*\)/Makefile$,\1/,p' "$KDIR/patches/$patch" |
+		sed 's,^include/drm/$,drivers/gpu/drm/scheduler/,' |
+		grep '^drivers/' | grep -v '^drivers/gpu/drm/amd/' | sort -u)
+	log "build: after $patch: ${dirs:-nothing UML builds}"
+	if [ -z "$dirs" ] ||
+		objs_make CONFIG_DRM_SCHED_KUNIT_TEST=y $dirs \
+		> "$WORK/bisect-$n.log" 2>&1; then
+		pass=$((pass + 1))
+	else
+		grep -m 20 'error' "$WORK/bisect-$n.log"
+		log "build: the tree does not build after $patch"
+		fail=$((fail + 1))
+	fi
+done
+
+log "build: W=1 and sparse with the series"
+warnings series
+for file in $(touched_c); do
+	new=$(comm -13 "$WORK/warnings-base" "$WORK/warnings-series" | grep "^$file:" || true)
+	if [ -z "$new" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		log "build: new W=1/sparse warnings in $file:"
+		echo "$new"
+	fi
+done
+count build "$pass" "$fail"
+[ "$fail" -eq 0 ] || status=1
+
+# --- KUnit (UML) -----------------------------------------------------------
+if kunit_uml "$CHECK_TREE" "$WORK/kunit-uml"; then
+	cp "$WORK/kunit-uml/kunit.counts" "$RESULTS/kernel-kunit-uml"
+	read -r p f s < "$RESULTS/kernel-kunit-uml"
+	log "kernel-kunit-uml: $p passed, $f failed, $s skipped"
+	[ "$f" -eq 0 ] || status=1
+else
+	log "kernel-kunit-uml: the KUnit kernel does not build"
+	status=1
+fi
+
+flock -u 9
+run_amdgpu_tier || status=1
+exit $status

@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""Count KUnit results, and fail a run whose kernel log shows a splat.
+
+usage: kunit-results.py KUNIT_JSON KERNEL_LOG COUNTS_OUT
+
+Prints one line per test case ("PASS suite.test") and writes
+"passed failed skipped" to COUNTS_OUT. A KASAN report, lockdep splat, list
+corruption, BUG or WARNING anywhere in the kernel log counts as one more
+failed test, "kernel-log-clean": KUnit itself does not fail a test for most
+of them. A missing or unparsable JSON file counts as one failure.
+"""
+
+import json
+import re
+import sys
+
+SPLATS = re.compile(
+    r"BUG: |WARNING: |KASAN|possible circular locking|possible recursive locking"
+    r"|inconsistent lock state|lock held when returning|list_add corruption"
+    r"|list_del corruption|Kernel panic|Oops|UBSAN"
+)
+
+
+def walk(group, prefix, results):
+    name = group.get("name", "")
+    path = f"{prefix}.{name}" if prefix is not None else ""
+    for case in group.get("test_cases", []):
+        results.append((case.get("status", "FAIL"), f"{path}.{case['name']}".lstrip(".")))
+    for sub in group.get("sub_groups", []):
+        walk(sub, path, results)
+
+
+def main():
+    json_path, log_path, counts_path = sys.argv[1:4]
+    results = []
+    try:
+        with open(json_path, encoding="utf-8") as f:
+            walk(json.load(f), None, results)
+    except (OSError, ValueError) as err:
+        print(f"FAIL kunit-json ({err})")
+        results.append(("FAIL", "kunit-json"))
+    if not results:
+        results.append(("FAIL", "kunit-ran-no-tests"))
+
+    splats = []
+    try:
+        with open(log_path, encoding="utf-8", errors="replace") as f:
+            splats = [line.rstrip() for line in f if SPLATS.search(line)]
+    except OSError as err:
+        splats = [str(err)]
+    results.append(("FAIL" if splats else "PASS", "kernel-log-clean"))
+
+    passed = failed = skipped = 0
+    for status, name in results:
+        print(f"{status} {name}")
+        if status == "PASS":
+            passed += 1
+        elif status == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+    for line in splats[:20]:
+        print(f"  kernel log: {line}")
+    with open(counts_path, "w", encoding="utf-8") as f:
+        f.write(f"{passed} {failed} {skipped}\n")
+
+
+if __name__ == "__main__":
+    main()
