@@ -19,5 +19,8 @@ struct gpurobust_command {
 /* One entry point per subcommand, each in its own file. */
 int cmd_status(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_triage(int argc, char **argv);
 
 #endif

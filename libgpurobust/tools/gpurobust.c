@@ -9,6 +9,9 @@
 static const struct gpurobust_command commands[] = {
 	{ "status", "list DRM devices, driver, interface version, reset semantics", cmd_status },
 	{ "classify", "walk evidence through the reset classification (L1-L13)", cmd_classify },
+	{ "report", "one readable report of a GPU hang from its devcoredump and log", cmd_report },
+	{ "watch", "collect devcoredumps and resets into the crash store", cmd_watch },
+	{ "triage", "list the crash store's buckets, most frequent first", cmd_triage },
 	{ NULL, NULL, NULL },
 };
 

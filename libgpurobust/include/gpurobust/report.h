@@ -81,6 +81,7 @@ struct gpurobust_report {
 	/* What the GPU was doing: the breadcrumb title when a capture was
 	 * decoded (gpurobust_report_attach_breadcrumbs()), else empty. */
 	char doing[256];
+	uint64_t breadcrumb_signature;	/* the path signature, 0 without */
 
 	/* The bucket. */
 	char title[256];
@@ -136,6 +137,23 @@ char *gpurobust_report_to_json(const struct gpurobust_report *report,
 			       const struct gpurobust_coredump *dump);
 
 const char *gpurobust_role_name(enum gpurobust_role role);
+
+struct gpurobust_bc_report;
+
+/**
+ * gpurobust_report_attach_breadcrumbs() - add what the GPU was doing
+ * @report: the report
+ * @bc: the breadcrumbs decoded from the dump's User Capture section (D3)
+ *      with gpurobust_bc_decode()
+ *
+ * Titles the report by the guilty stream's active path and makes that path
+ * part of the signature (B2), so that hangs in the same scope share a bucket
+ * even when their processes or faults differ in detail.
+ *
+ * Return: 0, -EINVAL for NULL pointers, -ENOMEM.
+ */
+int gpurobust_report_attach_breadcrumbs(struct gpurobust_report *report,
+					const struct gpurobust_bc_report *bc);
 
 /* ---- VK_EXT_device_fault ------------------------------------------------ */
 

@@ -16,6 +16,7 @@
 
 #include <gpurobust/collector.h>
 
+#include "backend/sysfs/read-all.h"
 #include "common/export.h"
 
 /* A dump bigger than this is not an amdgpu text dump (7.1 caps its own at
@@ -113,9 +114,7 @@ GPUROBUST_EXPORT
 int gpurobust_devcd_read(const char *devcd, char **data, size_t *len)
 {
 	char path[PATH_MAX];
-	size_t used = 0, cap = 1 << 16;
-	char *buf;
-	int fd;
+	int fd, r;
 
 	if (!devcd || !data || !len)
 		return -EINVAL;
@@ -123,45 +122,10 @@ int gpurobust_devcd_read(const char *devcd, char **data, size_t *len)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	buf = malloc(cap);
 	/* sysfs reports no useful size: read until EOF */
-	while (buf) {
-		ssize_t got;
-
-		if (used + 1 == cap) {
-			char *nb = cap >= DEVCD_MAX_SIZE ? NULL : realloc(buf, cap * 2);
-
-			if (!nb) {
-				int err = cap >= DEVCD_MAX_SIZE ? -EFBIG : -ENOMEM;
-
-				free(buf);
-				close(fd);
-				return err;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		got = read(fd, buf + used, cap - 1 - used);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int err = -errno;
-
-			free(buf);
-			close(fd);
-			return err;
-		}
-		if (!got)
-			break;
-		used += (size_t)got;
-	}
+	r = read_all_fd(fd, DEVCD_MAX_SIZE, data, len);
 	close(fd);
-	if (!buf)
-		return -ENOMEM;
-	buf[used] = '\0';
-	*data = buf;
-	*len = used;
-	return 0;
+	return r;
 }
 
 GPUROBUST_EXPORT

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backend/sysfs/kmsg.h"
+#include "backend/sysfs/read-all.h"
 
 struct kept_line {
 	char *text;
@@ -57,36 +58,6 @@ static char *format_record(const char *rec, size_t n, size_t *out_len)
 	return line;
 }
 
-static int read_all(int fd, char **buf_out, size_t *len_out)
-{
-	size_t len = 0, cap = 1 << 16;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		ssize_t got;
-
-		if (cap - len < 8192) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		got = read(fd, buf + len, cap - len);
-		if (got < 0 && (errno == EINTR || errno == EPIPE))
-			continue;	/* EPIPE: records overwritten while reading */
-		if (got <= 0)
-			break;		/* EOF, or EAGAIN at the end of /dev/kmsg */
-		len += (size_t)got;
-	}
-	if (!buf)
-		return -ENOMEM;
-	*buf_out = buf;
-	*len_out = len;
-	return 0;
-}
-
 int kmsg_hang_context(const char *path, char **text, size_t *len)
 {
 	struct kept_line ring[KMSG_CONTEXT_LINES] = { 0 };
@@ -97,7 +68,8 @@ int kmsg_hang_context(const char *path, char **text, size_t *len)
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	r = read_all(fd, &raw, &raw_len);
+	/* the whole ring buffer: 16 MiB covers the largest log_buf_len */
+	r = read_all_fd(fd, 16u << 20, &raw, &raw_len);
 	close(fd);
 	if (r)
 		return r;

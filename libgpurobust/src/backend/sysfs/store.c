@@ -76,16 +76,17 @@ static int exec(sqlite3 *db, const char *sql)
 	return rc == SQLITE_OK ? 0 : sql_err(rc);
 }
 
-static int user_version(sqlite3 *db, int *version)
+/* The one integer a query like "PRAGMA user_version" returns. */
+static int query_int64(sqlite3 *db, const char *sql, int64_t *out)
 {
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 
 	if (rc != SQLITE_OK)
 		return sql_err(rc);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		*version = sqlite3_column_int(st, 0);
+		*out = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : sql_err(rc);
 }
@@ -97,19 +98,20 @@ static int migrate(sqlite3 *db)
 {
 	for (;;) {
 		char bump[48];
-		int version, r;
+		int64_t version;
+		int r;
 
 		r = exec(db, "BEGIN IMMEDIATE");
 		if (r)
 			return r;
-		r = user_version(db, &version);
+		r = query_int64(db, "PRAGMA user_version", &version);
 		if (!r && version > GPUROBUST_STORE_SCHEMA)
 			r = -EPROTONOSUPPORT;
 		if (r || version == GPUROBUST_STORE_SCHEMA) {
 			exec(db, r ? "ROLLBACK" : "COMMIT");
 			return r;
 		}
-		snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", version + 1);
+		snprintf(bump, sizeof(bump), "PRAGMA user_version = %" PRId64, version + 1);
 		r = exec(db, migrations[version]);
 		if (!r)
 			r = exec(db, bump);
@@ -371,17 +373,13 @@ int gpurobust_store_buckets(struct gpurobust_store *s, struct gpurobust_bucket *
 GPUROBUST_EXPORT
 int gpurobust_store_count(struct gpurobust_store *s, uint64_t *events)
 {
-	sqlite3_stmt *st;
-	int rc;
+	int64_t n;
+	int r;
 
 	if (!s || !events)
 		return -EINVAL;
-	rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM events", -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return sql_err(rc);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*events = (uint64_t)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : sql_err(rc);
+	r = query_int64(s->db, "SELECT count(*) FROM events", &n);
+	if (!r)
+		*events = (uint64_t)n;
+	return r;
 }

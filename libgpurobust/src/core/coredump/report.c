@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ static void from_log(struct gpurobust_report *r, const struct gpurobust_dmesg *l
  * breadcrumbs are attached. */
 void report_sign(struct gpurobust_report *r)
 {
-	char process[32], what[96];
+	char process[32], what[96], path[24] = "";
 	const char *fault_kind = r->fault_write ? "write" : "read";
 
 	normalize_numbers(r->process[0] ? r->process : "kernel", process, sizeof(process));
@@ -141,8 +142,10 @@ void report_sign(struct gpurobust_report *r)
 	else
 		fieldf(what, sizeof(what), "no fault");
 	/* The breadcrumb path, when known, is the best cause we have (B2). */
-	fieldf(r->signature_key, sizeof(r->signature_key), "%s|%s|%s|%s", process,
-		 r->ring[0] ? r->ring : "?", what, r->doing);
+	if (r->breadcrumb_signature)
+		fieldf(path, sizeof(path), "|path %016" PRIx64, r->breadcrumb_signature);
+	fieldf(r->signature_key, sizeof(r->signature_key), "%s|%s|%s%s", process,
+		 r->ring[0] ? r->ring : "?", what, path);
 	r->signature = XXH64(r->signature_key, strlen(r->signature_key), 0);
 	if (r->doing[0])
 		fieldf(r->title, sizeof(r->title), "%s: %s hung on %s (%s)",

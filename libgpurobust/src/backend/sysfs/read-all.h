@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GPUROBUST_BACKEND_SYSFS_READ_ALL_H
+#define GPUROBUST_BACKEND_SYSFS_READ_ALL_H
+
+#include <stddef.h>
+
+/**
+ * read_all_fd() - read a descriptor to its end into one buffer
+ * @fd: a file, pipe, sysfs attribute or non-blocking /dev/kmsg
+ * @limit: fail with -EFBIG beyond this many bytes
+ * @data: NUL-terminated contents to free()
+ * @len: their length without the NUL
+ *
+ * Ends at EOF, or at EAGAIN (the end of /dev/kmsg); skips EPIPE (/dev/kmsg
+ * records overwritten while reading) and EINTR.
+ *
+ * Return: 0, -errno of read(), -EFBIG, -ENOMEM.
+ */
+int read_all_fd(int fd, size_t limit, char **data, size_t *len);
+
+#endif

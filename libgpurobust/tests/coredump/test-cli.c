@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report, watch and triage subcommands end to end. Their JSON is read
+ * back by json-c's strict parser, so that what a collector ingests is valid
+ * JSON with the documented fields.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "dumpgen.h"
+
+/* Run "gpurobust ARGS"; its standard output in *out, its exit status back. */
+static int run(char **out, const char *fmt, ...)
+{
+	char args[2048], cmd[2300], buf[4096];
+	size_t len = 0;
+	va_list ap;
+	FILE *p;
+	int status;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>/dev/null", GPUROBUST, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	*out = NULL;
+	for (size_t got; (got = fread(buf, 1, sizeof(buf), p));) {
+		*out = realloc(*out, len + got + 1);
+		assert_non_null(*out);
+		memcpy(*out + len, buf, got);
+		len += got;
+	}
+	if (!*out)
+		*out = calloc(1, 1);
+	else
+		(*out)[len] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static json_object *parse_strict(const char *text)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *o;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, text, (int)strlen(text) + 1);
+	assert_int_equal(json_tokener_get_error(tok), json_tokener_success);
+	json_tokener_free(tok);
+	assert_non_null(o);
+	return o;
+}
+
+static const char *field(json_object *o, const char *a, const char *b)
+{
+	json_object *v;
+
+	assert_true(json_object_object_get_ex(o, a, &v));
+	if (b)
+		assert_true(json_object_object_get_ex(v, b, &v));
+	return json_object_get_string(v);
+}
+
+/* A real dump and a real log: the JSON parses and carries both. */
+static void test_report_json_is_valid(void **state)
+{
+	json_object *o;
+	char *out;
+
+	(void)state;
+	assert_int_equal(run(&out, "report '%s/early-khatri-2024-03.devcoredump' --json "
+			     "--dmesg '%s/dmesg-cosmic-epoch-3764.txt'", FIXTURE_DIR, FIXTURE_DIR), 0);
+	o = parse_strict(out);
+	assert_string_equal(field(o, "what_happened", "process"), "soft_recovery_p");
+	assert_string_equal(field(o, "what_happened", "recovery"), "full_reset");
+	assert_non_null(strstr(field(o, "application_saw", "guilty"), "GL_GUILTY_CONTEXT_RESET"));
+	assert_string_equal(field(o, "source", "printer"), "early");
+	json_object_put(o);
+	free(out);
+}
+
+/* D1 generated: a series dump from standard input; the innocent contexts
+ * are in the JSON. */
+static void test_D1_report_json_series_from_stdin(void **state)
+{
+	char path[] = "/tmp/gpurobust-cli-XXXXXX", *out;
+	uint8_t capture[4] = { 0 };
+	struct textbuf b = { 0 };
+	json_object *o, *inn;
+	int fd = mkstemp(path);
+
+	(void)state;
+	gen_header_612(&b, "6.12.117-gpurobust", "glretrace", 12755, "gfx_0.0.0");
+	gen_series(&b, capture, sizeof(capture));
+	assert_int_equal(write(fd, b.p, b.len), (ssize_t)b.len);
+	close(fd);
+	assert_int_equal(run(&out, "report - --json < '%s'", path), 0);
+	o = parse_strict(out);
+	assert_true(json_object_object_get_ex(json_object_object_get(o, "what_happened"),
+					      "innocent_contexts", &inn));
+	assert_int_equal(json_object_array_length(inn), 2);
+	assert_string_equal(field(o, "source", "printer"), "series");
+	json_object_put(o);
+	free(out);
+	free(b.p);
+	unlink(path);
+}
+
+static void test_report_bad_input(void **state)
+{
+	char *out;
+
+	(void)state;
+	assert_int_equal(run(&out, "report /nonexistent/dump"), 1);
+	free(out);
+	assert_int_equal(run(&out, "report"), 2);
+	free(out);
+	assert_int_equal(run(&out, "report a b"), 2);
+	free(out);
+	/* garbage still gives a report, with its diagnostic */
+	assert_int_equal(run(&out, "report /etc/hostname"), 0);
+	assert_non_null(strstr(out, "no \"**** AMDGPU Device Coredump ****\" header"));
+	free(out);
+}
+
+/* watch --once on a fake sysfs with two amdgpu dumps, then triage --json. */
+static void test_watch_once_then_triage_json(void **state)
+{
+	char root[] = "/tmp/gpurobust-watch-XXXXXX", cmd[1024], *out;
+	json_object *o;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; d=devices/pci0000:00/0000:03:00.0;"
+		 "mkdir -p bus/pci/drivers/amdgpu $d class/devcoredump;"
+		 "ln -s \"$PWD/bus/pci/drivers/amdgpu\" $d/driver;"
+		 "for i in 1 2; do mkdir -p devices/virtual/devcoredump/devcd$i;"
+		 " ln -s \"$PWD/devices/virtual/devcoredump/devcd$i\" class/devcoredump/devcd$i;"
+		 " ln -s \"$PWD/$d\" devices/virtual/devcoredump/devcd$i/failing_device; done;"
+		 "cp '%s/early-khatri-2024-03.devcoredump' devices/virtual/devcoredump/devcd1/data;"
+		 "cp '%s/gen612-vkd3d-proton-3073.devcoredump' devices/virtual/devcoredump/devcd2/data;"
+		 "printf '6,1,29725011,-;amdgpu 0000:03:00.0: amdgpu: GPU reset begin!\\n' > kmsg",
+		 root, FIXTURE_DIR, FIXTURE_DIR);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(run(&out, "watch --once --sysfs '%s' --kmsg '%s/kmsg' --store '%s/store'",
+			     root, root, root), 0);
+	assert_non_null(strstr(out, "stored event 1"));
+	assert_non_null(strstr(out, "stored event 2"));
+	free(out);
+	assert_int_equal(run(&out, "triage --json --store '%s/store'", root), 0);
+	o = parse_strict(out);
+	assert_int_equal(json_object_array_length(o), 2);
+	assert_int_equal(json_object_get_int(json_object_object_get(
+				 json_object_array_get_idx(o, 0), "count")), 1);
+	json_object_put(o);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_json_is_valid),
+		cmocka_unit_test(test_D1_report_json_series_from_stdin),
+		cmocka_unit_test(test_report_bad_input),
+		cmocka_unit_test(test_watch_once_then_triage_json),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gpurobust watch [--store DIR] [--clear] [--once]
+ *
+ * The crash collector: stores every amdgpu devcoredump with the kernel log
+ * around it, and every reset the DRM device announces (WEDGED= uevent), in
+ * the crash store. It first collects the dumps already present, since the
+ * kernel deletes a dump five minutes after it was written.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <gpurobust/collector.h>
+
+#include "backend/sysfs/kmsg.h"
+#include "commands.h"
+#include "crash-common.h"
+
+struct watch {
+	struct gpurobust_store *store;
+	const char *sysfs, *kmsg;
+	bool clear;
+	/* devcdN numbers are never reused within a boot: remember them */
+	long *seen;
+	size_t n_seen, cap_seen;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* The N of a ".../devcdN" path; -1 for anything else. */
+static long devcd_number(const char *devcd)
+{
+	const char *name = strrchr(devcd, '/') ? strrchr(devcd, '/') + 1 : devcd;
+
+	return strncmp(name, "devcd", 5) ? -1 : strtol(name + 5, NULL, 10);
+}
+
+static bool seen_before(struct watch *w, const char *devcd)
+{
+	long num = devcd_number(devcd);
+
+	for (size_t i = 0; i < w->n_seen; i++)
+		if (w->seen[i] == num)
+			return true;
+	if (w->n_seen == w->cap_seen) {
+		size_t cap = w->cap_seen ? w->cap_seen * 2 : 16;
+		long *n = realloc(w->seen, cap * sizeof(*n));
+
+		if (!n)
+			return false;	/* collect again rather than lose one */
+		w->seen = n;
+		w->cap_seen = cap;
+	}
+	w->seen[w->n_seen++] = num;
+	return false;
+}
+
+/* Record one hang: @dump_path may be NULL for a reset without a dump. */
+static int collect(struct watch *w, const char *devcd)
+{
+	struct crash_evidence ev = { 0 };
+	struct gpurobust_store_event se;
+	int64_t id = 0;
+	int r;
+
+	if (devcd && (r = gpurobust_devcd_read(devcd, &ev.dump_text, &ev.dump_len))) {
+		fprintf(stderr, "gpurobust watch: %s: %s\n", devcd, strerror(-r));
+		return r;
+	}
+	r = kmsg_hang_context(w->kmsg, &ev.log_text, &ev.log_len);
+	if (r)
+		fprintf(stderr, "gpurobust watch: no kernel log context (%s): %s\n", w->kmsg,
+			strerror(-r));
+	r = crash_evidence_build(&ev);
+	if (!r) {
+		se = (struct gpurobust_store_event){
+			.report = ev.report, .dump = ev.dump_text, .dump_len = ev.dump_len,
+			.dmesg = ev.log_text, .dmesg_len = ev.log_len, .seen = time(NULL),
+		};
+		r = gpurobust_store_record(w->store, &se, &id);
+	}
+	if (r) {
+		fprintf(stderr, "gpurobust watch: cannot store %s: %s\n",
+			devcd ? devcd : "the reset", strerror(-r));
+	} else {
+		printf("stored event %lld in bucket %016llx: %s\n", (long long)id,
+		       (unsigned long long)ev.report->signature, ev.report->title);
+		fflush(stdout);
+		if (devcd && w->clear && (r = gpurobust_devcd_clear(devcd)))
+			fprintf(stderr, "gpurobust watch: cannot clear %s: %s\n", devcd,
+				strerror(-r));
+	}
+	crash_evidence_free(&ev);
+	return r;
+}
+
+/* Collect every amdgpu dump not collected yet. Return: how many. */
+static int sweep(struct watch *w)
+{
+	struct gpurobust_devcd *list;
+	size_t n;
+	int done = 0;
+
+	if (gpurobust_devcd_list(w->sysfs, NULL, &list, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(list[i].driver, "amdgpu") || seen_before(w, list[i].path))
+			continue;
+		done += !collect(w, list[i].path);
+	}
+	free(list);
+	return done;
+}
+
+static int run(struct watch *w)
+{
+	struct gpurobust_watcher *watcher;
+	struct gpurobust_watch_event ev;
+	struct pollfd pfd;
+	int r = gpurobust_watcher_open(&watcher);
+
+	if (r) {
+		fprintf(stderr, "gpurobust watch: cannot listen to udev: %s\n", strerror(-r));
+		return r;
+	}
+	/* dumps written while we were not running, after the socket is open
+	 * so that none falls between the two */
+	sweep(w);
+	pfd.fd = gpurobust_watcher_fd(watcher);
+	pfd.events = POLLIN;
+	while (!stop) {
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		while (!gpurobust_watcher_next(watcher, &ev)) {
+			if (ev.kind == GPUROBUST_WATCH_DEVCOREDUMP) {
+				sweep(w);
+			} else {
+				printf("reset on %s: WEDGED=%s%s%s\n", ev.syspath, ev.wedged,
+				       ev.task[0] ? ", task " : "", ev.task);
+				/* the dump of this reset, or the log alone without one */
+				if (!sweep(w))
+					collect(w, NULL);
+			}
+		}
+	}
+	gpurobust_watcher_close(watcher);
+	return r;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "store", required_argument, NULL, 'S' },
+		{ "sysfs", required_argument, NULL, 's' },
+		{ "kmsg", required_argument, NULL, 'k' },
+		{ "clear", no_argument, NULL, 'c' },
+		{ "once", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct watch w = { .sysfs = "/sys", .kmsg = "/dev/kmsg" };
+	const char *store = GPUROBUST_STORE_DIR;
+	bool once = false;
+	char parent[PATH_MAX], *slash;
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "S:s:k:coh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': store = optarg; break;
+		case 's': w.sysfs = optarg; break;
+		case 'k': w.kmsg = optarg; break;
+		case 'c': w.clear = true; break;
+		case 'o': once = true; break;
+		case 'h':
+		default:
+			fprintf(c == 'h' ? stdout : stderr,
+				"usage: gpurobust watch [--store DIR] [--clear] [--once]\n"
+				"  --store DIR  crash store (default %s), created owner-only\n"
+				"  --clear      free each devcoredump once it is stored\n"
+				"  --once       collect the dumps present now and exit\n",
+				GPUROBUST_STORE_DIR);
+			return c == 'h' ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return GPUROBUST_EXIT_USAGE;
+	/* the store's parent, owner-only too, for the default location */
+	snprintf(parent, sizeof(parent), "%s", store);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent) {
+		*slash = '\0';
+		mkdir(parent, 0700);
+	}
+	r = gpurobust_store_open(store, &w.store);
+	if (r) {
+		fprintf(stderr, "gpurobust watch: cannot open the store %s: %s\n", store,
+			r == -EPERM ? "it must be accessible to its owner only" : strerror(-r));
+		return GPUROBUST_EXIT_FAILURE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (once)
+		sweep(&w);
+	else
+		r = run(&w);
+	gpurobust_store_close(w.store);
+	free(w.seen);
+	return r ? GPUROBUST_EXIT_FAILURE : GPUROBUST_EXIT_OK;
+}
