@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <json-c/json.h>
 #include <libudev.h>
 #include <stdarg.h>
@@ -45,12 +46,23 @@ static int compare_paths(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Render nodes as udev knows them; sysfs answers even without /dev/dri. */
+static void add_node(struct node_list *list, const char *path)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (!strcmp(list->paths[i], path))
+			return;
+	if (list->count < MAX_NODES)
+		list->paths[list->count++] = strdup(path);
+}
+
+/* Render nodes as udev knows them, plus any /dev/dri node udev does not
+ * know: a container may get /dev/dri without the matching sysfs view. */
 static int list_render_nodes(struct node_list *list)
 {
 	struct udev *udev = udev_new();
 	struct udev_enumerate *en;
 	struct udev_list_entry *entry;
+	glob_t nodes;
 
 	if (!udev) {
 		fprintf(stderr, "gpurobust status: udev_new failed: %s\n", strerror(errno));
@@ -60,7 +72,7 @@ static int list_render_nodes(struct node_list *list)
 	if (!en || udev_enumerate_add_match_subsystem(en, "drm") ||
 	    udev_enumerate_add_match_sysname(en, "renderD*") ||
 	    udev_enumerate_scan_devices(en)) {
-		fprintf(stderr, "gpurobust status: udev enumeration of subsystem drm failed\n");
+		fprintf(stderr, "gpurobust status: udev_enumerate_scan_devices for subsystem drm failed\n");
 		udev_enumerate_unref(en);
 		udev_unref(udev);
 		return -EIO;
@@ -70,12 +82,18 @@ static int list_render_nodes(struct node_list *list)
 					udev_list_entry_get_name(entry));
 		const char *node = d ? udev_device_get_devnode(d) : NULL;
 
-		if (node && list->count < MAX_NODES)
-			list->paths[list->count++] = strdup(node);
+		if (node)
+			add_node(list, node);
 		udev_device_unref(d);
 	}
 	udev_enumerate_unref(en);
 	udev_unref(udev);
+
+	if (glob("/dev/dri/renderD*", 0, NULL, &nodes) == 0) {
+		for (size_t i = 0; i < nodes.gl_pathc; i++)
+			add_node(list, nodes.gl_pathv[i]);
+		globfree(&nodes);
+	}
 	qsort(list->paths, list->count, sizeof(list->paths[0]), compare_paths);
 	return 0;
 }
