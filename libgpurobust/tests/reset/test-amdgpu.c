@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The amdgpu backend's logic without a GPU: the libdrm entry points it calls
+ * are defined here, so the linker binds the backend to these instead of
+ * libdrm, and each test scripts their answers with cmocka's will_return().
+ * What is checked is the backend's side: which call it makes, how it reads
+ * the answer (semantics probe, L6/L7; fence errors, L1-L3, L10) and which
+ * call an error names.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "backend/amdgpu/device.h"
+#include "common/amdgpu-uapi.h"
+#include "gpurobust/amdgpu.h"
+#include "gpurobust/syncfile.h"
+#include "test-helpers.h"
+
+#define FAKE_DEVICE ((amdgpu_device_handle)(uintptr_t)0x1000)
+#define FAKE_CTX ((amdgpu_context_handle)(uintptr_t)0x2000)
+
+/* --- libdrm as scripted by each test --- */
+
+drmVersionPtr drmGetVersion(int fd)
+{
+	const char *driver = mock_ptr_type(const char *);
+	drmVersionPtr v;
+
+	if (!driver) {
+		errno = ENOTTY;
+		return NULL;
+	}
+	v = calloc(1, sizeof(*v));
+	v->version_major = 3;
+	v->version_minor = 59;
+	v->name = strdup(driver);
+	v->name_len = (int)strlen(driver);
+	return v;
+}
+
+void drmFreeVersion(drmVersionPtr v)
+{
+	free(v->name);
+	free(v);
+}
+
+int amdgpu_device_initialize(int fd, uint32_t *major, uint32_t *minor,
+			     amdgpu_device_handle *dev)
+{
+	*major = 3;
+	*minor = 59;
+	*dev = FAKE_DEVICE;
+	return mock_type(int);
+}
+
+int amdgpu_device_deinitialize(amdgpu_device_handle dev)
+{
+	assert_ptr_equal(dev, FAKE_DEVICE);
+	return 0;
+}
+
+int amdgpu_cs_ctx_create(amdgpu_device_handle dev, amdgpu_context_handle *ctx)
+{
+	assert_ptr_equal(dev, FAKE_DEVICE);
+	*ctx = FAKE_CTX;
+	return mock_type(int);
+}
+
+int amdgpu_cs_ctx_free(amdgpu_context_handle ctx)
+{
+	assert_ptr_equal(ctx, FAKE_CTX);
+	return 0;
+}
+
+int amdgpu_cs_query_reset_state2(amdgpu_context_handle ctx, uint64_t *flags)
+{
+	assert_ptr_equal(ctx, FAKE_CTX);
+	*flags = mock_type(uint64_t);
+	return mock_type(int);
+}
+
+int amdgpu_cs_query_reset_state(amdgpu_context_handle ctx, uint32_t *state, uint32_t *hangs)
+{
+	*state = mock_type(uint32_t);
+	*hangs = 0;
+	return 0;
+}
+
+int amdgpu_cs_query_fence_status(struct amdgpu_cs_fence *fence, uint64_t timeout_ns,
+				 uint64_t flags, uint32_t *expired)
+{
+	*expired = mock_type(uint32_t);
+	return mock_type(int);
+}
+
+int amdgpu_cs_wait_fences(struct amdgpu_cs_fence *fences, uint32_t count, bool wait_all,
+			  uint64_t timeout_ns, uint32_t *status, uint32_t *first)
+{
+	check_expected(count);
+	*status = mock_type(uint32_t);
+	*first = 0;
+	return mock_type(int);
+}
+
+/* libdrm returns drmIoctl()'s -1 and leaves the cause in errno. */
+int drmSyncobjExportSyncFile(int fd, uint32_t handle, int *sync_file_fd)
+{
+	int fds[2];
+
+	errno = mock_type(int);
+	if (errno)
+		return -1;
+	/* A pipe is a file, but not a sync_file. */
+	if (pipe(fds))
+		return -1;
+	close(fds[1]);
+	*sync_file_fd = fds[0];
+	return 0;
+}
+
+/* --- tests --- */
+
+static struct gpurobust_amdgpu_device *open_scripted(uint64_t fresh_flags)
+{
+	struct gpurobust_amdgpu_device *dev = NULL;
+
+	will_return(drmGetVersion, "amdgpu");
+	will_return(amdgpu_device_initialize, 0);
+	will_return(amdgpu_cs_ctx_create, 0);
+	will_return(amdgpu_cs_query_reset_state2, fresh_flags);
+	will_return(amdgpu_cs_query_reset_state2, 0);
+	assert_int_equal(gpurobust_amdgpu_open("/dev/null", &dev), 0);
+	return dev;
+}
+
+static void test_L6_fresh_ctx_flag_means_per_ctx_semantics(void **state)
+{
+	struct gpurobust_amdgpu_device *dev =
+		open_scripted(AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET);
+	struct gpurobust_amdgpu_info info;
+
+	assert_int_equal(gpurobust_amdgpu_get_info(dev, &info), 0);
+	assert_int_equal(info.semantics, GPUROBUST_SEMANTICS_PER_CTX);
+	assert_int_equal(info.fresh_ctx_query2_flags, AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET);
+	assert_int_equal(info.version_major, 3);
+	assert_int_equal(info.version_minor, 59);
+	assert_int_equal(gpurobust_amdgpu_semantics(dev), GPUROBUST_SEMANTICS_PER_CTX);
+	assert_ptr_equal(gpurobust_amdgpu_handle(dev), FAKE_DEVICE);
+	gpurobust_amdgpu_close(dev);
+}
+
+static void test_L7_no_flag_means_legacy_semantics(void **state)
+{
+	/* Upstream after some reset: RESET without PER_CTX_RESET. */
+	struct gpurobust_amdgpu_device *dev = open_scripted(AMDGPU_CTX_QUERY2_FLAGS_RESET);
+
+	assert_int_equal(gpurobust_amdgpu_semantics(dev), GPUROBUST_SEMANTICS_LEGACY);
+	gpurobust_amdgpu_close(dev);
+}
+
+static void test_L7_probe_errors_name_the_failing_call(void **state)
+{
+	struct gpurobust_amdgpu_device *dev = NULL;
+	struct amdgpu_open_report report;
+
+	will_return(drmGetVersion, "i915");
+	assert_int_equal(amdgpu_open_reporting("/dev/null", -1, &dev, &report), -ENODEV);
+	assert_string_equal(report.driver, "i915");
+	assert_null(report.failed_call);
+
+	will_return(drmGetVersion, NULL);
+	assert_int_equal(amdgpu_open_reporting("/dev/null", -1, &dev, &report), -ENOTTY);
+	assert_string_equal(report.failed_call, "drmGetVersion");
+
+	will_return(drmGetVersion, "amdgpu");
+	will_return(amdgpu_device_initialize, -EACCES);
+	assert_int_equal(amdgpu_open_reporting("/dev/null", -1, &dev, &report), -EACCES);
+	assert_string_equal(report.failed_call, "amdgpu_device_initialize");
+
+	will_return(drmGetVersion, "amdgpu");
+	will_return(amdgpu_device_initialize, 0);
+	will_return(amdgpu_cs_ctx_create, -ENOMEM);
+	assert_int_equal(amdgpu_open_reporting("/dev/null", -1, &dev, &report), -ENOMEM);
+	assert_string_equal(report.failed_call, "amdgpu_cs_ctx_create");
+
+	will_return(drmGetVersion, "amdgpu");
+	will_return(amdgpu_device_initialize, 0);
+	will_return(amdgpu_cs_ctx_create, 0);
+	will_return(amdgpu_cs_query_reset_state2, 0);
+	will_return(amdgpu_cs_query_reset_state2, -EINVAL);
+	assert_int_equal(amdgpu_open_reporting("/dev/null", -1, &dev, &report), -EINVAL);
+	assert_string_equal(report.failed_call, "amdgpu_cs_query_reset_state2");
+	assert_null(dev);
+}
+
+static void test_L7_query_ctx_folds_both_answers_on_legacy_kernel(void **state)
+{
+	struct gpurobust_ctx *ctx = new_ctx(LEGACY, GPUROBUST_CTX_ROBUST);
+	uint64_t q2 = 0;
+	uint32_t q1 = 0;
+
+	will_return(amdgpu_cs_query_reset_state2, AMDGPU_CTX_QUERY2_FLAGS_RESET);
+	will_return(amdgpu_cs_query_reset_state2, 0);
+	will_return(amdgpu_cs_query_reset_state, AMDGPU_CTX_UNKNOWN_RESET);
+	assert_int_equal(gpurobust_amdgpu_query_ctx(FAKE_CTX, ctx, &q2, &q1), 0);
+	assert_int_equal(q2, AMDGPU_CTX_QUERY2_FLAGS_RESET);
+	assert_int_equal(q1, AMDGPU_CTX_UNKNOWN_RESET);
+	assert_int_equal(status_of(ctx).reset_class, GPUROBUST_RESET_NONE);
+	assert_int_equal(status_of(ctx).flags, GPUROBUST_RESET_FLAG_ELSEWHERE);
+	gpurobust_ctx_destroy(ctx);
+}
+
+static void test_L6_query_ctx_on_series_kernel_makes_guilty(void **state)
+{
+	struct gpurobust_ctx *ctx = new_ctx(PER_CTX, GPUROBUST_CTX_ROBUST);
+
+	will_return(amdgpu_cs_query_reset_state2, AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET |
+		    AMDGPU_CTX_QUERY2_FLAGS_RESET | AMDGPU_CTX_QUERY2_FLAGS_GUILTY);
+	will_return(amdgpu_cs_query_reset_state2, 0);
+	will_return(amdgpu_cs_query_reset_state, AMDGPU_CTX_GUILTY_RESET);
+	assert_int_equal(gpurobust_amdgpu_query_ctx(FAKE_CTX, ctx, NULL, NULL), 0);
+	assert_int_equal(status_of(ctx).reset_class, GPUROBUST_RESET_GUILTY_HARD);
+
+	/* A failing query leaves the context alone and says so. */
+	will_return(amdgpu_cs_query_reset_state2, 0);
+	will_return(amdgpu_cs_query_reset_state2, -ENODEV);
+	assert_int_equal(gpurobust_amdgpu_query_ctx(FAKE_CTX, ctx, NULL, NULL), -ENODEV);
+	gpurobust_ctx_destroy(ctx);
+}
+
+static void test_L1_wait_fence_returns_the_fence_error(void **state)
+{
+	struct amdgpu_cs_fence fence = { .context = FAKE_CTX };
+	struct gpurobust_ctx *ctx = new_ctx(PER_CTX, GPUROBUST_CTX_ROBUST);
+	int signaled = 0;
+
+	will_return(amdgpu_cs_query_fence_status, 1);
+	will_return(amdgpu_cs_query_fence_status, -ENODATA);
+	assert_int_equal(gpurobust_amdgpu_wait_fences(&fence, 1, 1, 1000, &signaled), -ENODATA);
+	gpurobust_ctx_note_errno(ctx, -ENODATA);
+	assert_int_equal(status_of(ctx).reset_class, GPUROBUST_RESET_GUILTY_SOFT);
+	gpurobust_ctx_destroy(ctx);
+}
+
+static void test_L9_wait_timeout_is_not_an_error(void **state)
+{
+	struct amdgpu_cs_fence fences[2] = { { .context = FAKE_CTX }, { .context = FAKE_CTX } };
+	int signaled = 1;
+
+	will_return(amdgpu_cs_query_fence_status, 0);
+	will_return(amdgpu_cs_query_fence_status, 0);
+	assert_int_equal(gpurobust_amdgpu_wait_fences(fences, 1, 1, 1000, &signaled), 0);
+	assert_false(signaled);
+
+	/* More than one fence goes through DRM_AMDGPU_WAIT_FENCES. */
+	expect_value(amdgpu_cs_wait_fences, count, 2);
+	will_return(amdgpu_cs_wait_fences, 1);
+	will_return(amdgpu_cs_wait_fences, 0);
+	assert_int_equal(gpurobust_amdgpu_wait_fences(fences, 2, 1, 1000, &signaled), 0);
+	assert_true(signaled);
+
+	expect_value(amdgpu_cs_wait_fences, count, 2);
+	will_return(amdgpu_cs_wait_fences, 1);
+	will_return(amdgpu_cs_wait_fences, -ECANCELED);
+	assert_int_equal(gpurobust_amdgpu_wait_fences(fences, 2, 0, 1000, &signaled), -ECANCELED);
+}
+
+static void test_L10_syncobj_probe_reports_export_errno(void **state)
+{
+	struct gpurobust_fence_probe probe;
+
+	/* A syncobj without a fence: the kernel says -EINVAL through errno. */
+	will_return(drmSyncobjExportSyncFile, EINVAL);
+	assert_int_equal(gpurobust_syncobj_probe(0, 7, &probe), -EINVAL);
+	/* The export worked, but what came back is no sync_file. */
+	will_return(drmSyncobjExportSyncFile, 0);
+	assert_int_equal(gpurobust_syncobj_probe(0, 7, &probe), -ENOTTY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_L6_fresh_ctx_flag_means_per_ctx_semantics),
+		cmocka_unit_test(test_L7_no_flag_means_legacy_semantics),
+		cmocka_unit_test(test_L7_probe_errors_name_the_failing_call),
+		cmocka_unit_test(test_L7_query_ctx_folds_both_answers_on_legacy_kernel),
+		cmocka_unit_test(test_L6_query_ctx_on_series_kernel_makes_guilty),
+		cmocka_unit_test(test_L1_wait_fence_returns_the_fence_error),
+		cmocka_unit_test(test_L9_wait_timeout_is_not_an_error),
+		cmocka_unit_test(test_L10_syncobj_probe_reports_export_errno),
+	};
+
+	return cmocka_run_group_tests_name("reset-amdgpu", tests, NULL, NULL);
+}
