@@ -1,0 +1,68 @@
+#!/bin/sh
+# Build the amdgpu KUnit tier (x86_64, amdgpu built in) and run it in QEMU.
+#
+# usage: kernel/scripts/kunit-amdgpu.sh TREE RESULTS
+#
+# TREE is a kernel tree with the series applied (kernel/scripts/apply-series.sh).
+# Its tests run the real amdgpu contexts, jobs, schedulers and ioctls on a fake
+# device (drivers/gpu/drm/amd/amdgpu/tests/). amdgpu cannot be built for UML, so
+# kunit.py builds an x86_64 kernel from kernel/kunit/amdgpu.kunitconfig and
+# boots it in qemu-system-x86_64 (with KVM when /dev/kvm is usable).
+#
+# The build directory is kept in the cache, keyed by the base commit, the
+# kunitconfig and TREE's path, so a rerun only rebuilds what the series
+# changed; ccache serves a cold build directory. Writes RESULTS/kernel-amdgpu
+# ("passed failed skipped", counted by kunit-results.py, which also fails a
+# kernel log with a lockdep report, BUG or WARNING), one line per test in
+# RESULTS/kernel-amdgpu.tests, and the logs. Exits non-zero unless every test
+# passed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 TREE RESULTS"
+tree=$(cd "$1" && pwd)
+mkdir -p "$2"
+results=$(cd "$2" && pwd)
+kunitconfig=$KDIR/kunit/amdgpu.kunitconfig
+
+[ -x "$tree/tools/testing/kunit/kunit.py" ] || die "$tree is not a kernel tree"
+command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 is missing (Debian package qemu-system-x86)"
+command -v ccache >/dev/null || die "ccache is missing"
+
+tree_key=$(echo "$BASE_COMMIT $tree" | sha256sum | cut -c 1-8)
+build=$CACHE/build/kunit-amdgpu-$(config_key "$kunitconfig")-$tree_key
+mkdir -p "$build"
+rm -f "$build/test.log"
+# Paths relative to the cache root let ccache reuse objects across trees.
+export CCACHE_BASEDIR="$CACHE_ROOT" CCACHE_NOHASHDIR=1
+
+set --
+if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	set -- --qemu_args=-enable-kvm
+fi
+
+log "amdgpu KUnit: building and running $tree in $build"
+status=0
+(cd "$tree" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+	--kunitconfig="$kunitconfig" --build_dir="$build" --jobs=2 \
+	--make_options "CC=$MAKE_CC" --json="$results/kernel-amdgpu.json" "$@") \
+	> "$results/kernel-amdgpu.log" 2>&1 || status=$?
+
+if [ ! -s "$build/test.log" ]; then
+	tail -n 40 "$results/kernel-amdgpu.log" >&2
+	echo "0 1 0" > "$results/kernel-amdgpu"
+	die "no KUnit results (build or boot failed, kunit.py exit $status)"
+fi
+# One line per test, plus kernel-log-clean: a lockdep report, BUG or WARNING
+# in the kernel log fails the tier even when every test passed.
+python3 "$KDIR/scripts/kunit-results.py" "$results/kernel-amdgpu.json" \
+	"$build/test.log" "$results/kernel-amdgpu" > "$results/kernel-amdgpu.tests"
+cp "$build/test.log" "$results/kernel-amdgpu-kernel.log"
+read -r passed failed skipped < "$results/kernel-amdgpu"
+log "amdgpu KUnit: $passed passed, $failed failed, $skipped skipped"
+if [ "$failed" -ne 0 ]; then
+	grep -v '^PASS' "$results/kernel-amdgpu.tests" >&2
+	grep -h 'Expected\|but \|not ok' "$build/test.log" | head -n 60 >&2
+	exit 1
+fi
