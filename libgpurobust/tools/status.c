@@ -143,7 +143,7 @@ static int report_node(const char *path, json_object *devices)
 	}
 	if (r == -ENODEV && !report.failed_call) {
 		say("%s: driver %s %s, not amdgpu: no reset semantics to report\n",
-		       path, report.driver, version);
+		    path, report.driver, version);
 		return 0;
 	}
 	if (r) {
@@ -162,9 +162,9 @@ static int report_node(const char *path, json_object *devices)
 	gpurobust_amdgpu_close(dev);
 	format_query2(info.fresh_ctx_query2_flags, flags, sizeof(flags));
 	say("%s: driver amdgpu %s, reset semantics %s\n"
-	       "  fresh context QUERY_STATE2: 0x%llx (%s)\n",
-	       path, version, gpurobust_semantics_name(info.semantics),
-	       (unsigned long long)info.fresh_ctx_query2_flags, flags);
+	    "  fresh context QUERY_STATE2: 0x%llx (%s)\n",
+	    path, version, gpurobust_semantics_name(info.semantics),
+	    (unsigned long long)info.fresh_ctx_query2_flags, flags);
 	json_object_object_add(j, "semantics",
 			       json_object_new_string(gpurobust_semantics_name(info.semantics)));
 	json_object_object_add(j, "fresh_ctx_query2", query2_json(info.fresh_ctx_query2_flags));
