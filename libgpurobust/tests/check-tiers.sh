@@ -3,7 +3,8 @@
 # usage: check-tiers.sh BUILD_DIR RESULTS_DIR
 #
 # Writes one line "passed failed skipped" per tier into RESULTS_DIR:
-#   lib-unit     every unit test (meson suite 'unit'), gcc, debugoptimized
+#   lib-unit     every test except suite 'install', gcc, debugoptimized; a
+#                test need not remember to join a suite to be run
 #   lib-asan     the same tests built with ASan+UBSan, any report is fatal
 #   lib-tsan     the concurrency tests (suite 'concurrency') under TSan
 #   lib-install  meson install --destdir, then an outside program built
@@ -111,7 +112,7 @@ run_tier() {
 unit=$build/lib
 log "lib-unit: building $unit"
 if setup "$unit" -Dbuildtype=debugoptimized -Dtests=enabled -Dbench=true && compile "$unit"; then
-	run_tier lib-unit "$unit" --suite unit
+	run_tier lib-unit "$unit" --no-suite install
 	run_tier lib-install "$unit" --suite install
 else
 	write lib-unit 0 1 0
@@ -125,7 +126,7 @@ if setup "$asan" -Dbuildtype=debug -Dtests=enabled -Db_sanitize=address,undefine
 	-Db_lundef=false -Dc_args=-fno-sanitize-recover=all && compile "$asan"; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		run_tier lib-asan "$asan" --suite unit
+		run_tier lib-asan "$asan" --no-suite install
 else
 	write lib-asan 0 1 0
 fi
