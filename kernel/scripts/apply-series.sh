@@ -28,11 +28,7 @@ for patch in $(series_patches); do
 	[ -n "$count" ] && [ "$n" -ge "$count" ] && break
 	n=$((n + 1))
 	[ -f "$KDIR/patches/$patch" ] || die "kernel/series names $patch, not in kernel/patches/"
-	# A fixed committer keeps the applied commit ids the same on every machine.
-	GIT_COMMITTER_NAME="gpurobust series" GIT_COMMITTER_EMAIL="series@gpurobust.invalid" \
-	GIT_COMMITTER_DATE="2025-11-14T00:00:00+0000" \
-		git -C "$tree" am -q "$KDIR/patches/$patch" ||
-		die "$patch does not apply to $KERNEL_VERSION"
+	am_patch "$tree" "$patch" || die "$patch does not apply to $KERNEL_VERSION"
 done
 log "applied $n patch(es) to $tree"
 echo "$tree"

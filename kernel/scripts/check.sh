@@ -170,11 +170,7 @@ warnings base
 n=0
 for patch in $(series_patches); do
 	n=$((n + 1))
-	if ! GIT_COMMITTER_NAME="gpurobust series" \
-		GIT_COMMITTER_EMAIL="series@gpurobust.invalid" \
-		GIT_COMMITTER_DATE="2025-11-14T00:00:00+0000" \
-		git -C "$CHECK_TREE" am -q "$KDIR/patches/$patch" \
-		> "$WORK/am-$n.log" 2>&1; then
+	if ! am_patch "$CHECK_TREE" "$patch" > "$WORK/am-$n.log" 2>&1; then
 		cat "$WORK/am-$n.log"
 		log "build: $patch does not apply"
 		fail=$((fail + 1))
@@ -187,6 +183,7 @@ for patch in $(series_patches); do
 		sed 's,^include/drm/$,drivers/gpu/drm/scheduler/,' |
 		grep '^drivers/' | grep -v '^drivers/gpu/drm/amd/' | sort -u)
 	log "build: after $patch: ${dirs:-nothing UML builds}"
+	# shellcheck disable=SC2086 # one make goal per directory
 	if [ -z "$dirs" ] ||
 		objs_make CONFIG_DRM_SCHED_KUNIT_TEST=y $dirs \
 		> "$WORK/bisect-$n.log" 2>&1; then
@@ -224,6 +221,5 @@ else
 	status=1
 fi
 
-flock -u 9
 run_amdgpu_tier || status=1
 exit $status

@@ -4,6 +4,7 @@
 #   BASE_GIT   the git tree holding the base commit
 #   CCACHE_DIR ccache's directory, shared by every tree and build dir
 # and the BASE variables (DEB_VERSION, KERNEL_VERSION, TARBALL, BASE_COMMIT, ...).
+# shellcheck disable=SC2034 # the variables are for the scripts sourcing this
 KDIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../BASE
 . "$KDIR/BASE"
@@ -99,4 +100,13 @@ kunit_uml() {
 		--json="$2/kunit.json" "$2/kunit.log") > "$2/kunit-parse.log" 2>&1 || true
 	python3 "$KDIR/scripts/kunit-results.py" "$2/kunit.json" "$2/kunit.log" \
 		"$2/kunit.counts"
+}
+
+# am_patch TREE PATCH: git am one patch of kernel/patches/ onto TREE. A fixed
+# committer keeps the applied commit ids the same on every machine.
+am_patch() {
+	GIT_COMMITTER_NAME="gpurobust series" \
+	GIT_COMMITTER_EMAIL="series@gpurobust.invalid" \
+	GIT_COMMITTER_DATE="2025-11-14T00:00:00+0000" \
+		git -C "$1" am -q "$KDIR/patches/$2"
 }

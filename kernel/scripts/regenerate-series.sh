@@ -45,6 +45,8 @@ rm -f "$out/blurb"
 {
 	echo "# The series, in the order \`git am\` applies it (kernel/scripts/apply-series.sh)."
 	echo "# Written by kernel/scripts/regenerate-series.sh; the cover letter is not applied."
-	(cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-cover-letter')
+	for patch in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ "$patch" = "$cover" ] || basename "$patch"
+	done
 } > "$KDIR/series"
 log "wrote $count patches and a cover letter to kernel/patches/, and kernel/series"

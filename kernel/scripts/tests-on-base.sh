@@ -30,10 +30,7 @@ unlock_cache
 for patch in $(series_patches); do
 	grep -q '^Subject: .*KUnit tests' "$KDIR/patches/$patch" || continue
 	log "applying only $patch"
-	GIT_COMMITTER_NAME="gpurobust series" \
-	GIT_COMMITTER_EMAIL="series@gpurobust.invalid" \
-	GIT_COMMITTER_DATE="2025-11-14T00:00:00+0000" \
-		git -C "$CHECK_TREE" am -q "$KDIR/patches/$patch"
+	am_patch "$CHECK_TREE" "$patch"
 done
 
 kunit_uml "$CHECK_TREE" "$out" > "$out/results.txt" ||
