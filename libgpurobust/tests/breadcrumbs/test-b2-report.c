@@ -333,8 +333,8 @@ static void B2_truncated_stack_joins(void **state)
 	assert_int_equal(clusters, 3);
 	assert_int_equal(cluster[3], cluster[0]);
 	/* "Frame/GBuffer" extends to both GBuffer clusters; the compute queue's
-	 * work, which only the terrain reports share, decides: Jaccard 4/8
-	 * against 3/7. */
+	 * work, which only the terrain reports share, decides: down to depth 2,
+	 * Jaccard 4/8 with a terrain report against 3/7 with the other. */
 	assert_int_equal(cluster[4], cluster[0]);
 	for (int i = 0; i < 5; i++)
 		gpurobust_bc_report_free(r[i]);

@@ -12,9 +12,10 @@
  *   2. A truncated report (its stream overflowed or its record is invalid)
  *      only knows a prefix of its path. It joins the pass-1 cluster whose key
  *      extends that prefix and whose members look most like it: the mean
- *      Jaccard similarity of the scopes the baseline filter keeps (the
- *      secondary evidence, normalised). With no such cluster it clusters on
- *      its own key.
+ *      Jaccard similarity of the scopes the baseline filter keeps (on every
+ *      queue, normalised), counting the members' scopes only down to the
+ *      truncated report's depth. When no cluster clearly wins it is not
+ *      guessed: it clusters on its own (truncated) key with its like.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,16 +27,24 @@
 #include "core/breadcrumbs/signature-internal.h"
 #include "gpurobust/breadcrumbs-signature.h"
 
+/* One scope kept by the baseline filter, normalised and hashed with its
+ * queue, depth and state. */
+struct evidence {
+	uint64_t hash;
+	uint32_t depth;
+};
+
 struct item {
 	struct bc_text key;
 	bool truncated;
-	uint64_t *evidence;	/* sorted, unique */
+	struct evidence *evidence;	/* sorted by hash, unique */
 	size_t evidence_count;
+	uint32_t max_depth;
 };
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_evidence(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct evidence *)a)->hash, y = ((const struct evidence *)b)->hash;
 
 	return x < y ? -1 : x > y;
 }
@@ -47,7 +56,7 @@ static int collect_evidence(const struct gpurobust_bc_report *report, struct ite
 
 	for (uint32_t i = 0; i < report->stream_count; i++)
 		total += report->streams[i].node_count;
-	it->evidence = malloc(sizeof(uint64_t) * (total + 1));
+	it->evidence = malloc(sizeof(*it->evidence) * (total + 1));
 	if (!it->evidence)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < report->stream_count; i++) {
@@ -70,36 +79,49 @@ static int collect_evidence(const struct gpurobust_bc_report *report, struct ite
 					       node->state);
 			if (len < sizeof(buf))
 				bc_normalize_name(node->name, buf + len, sizeof(buf) - len);
-			it->evidence[n++] = XXH64(buf, strlen(buf), 0);
+			it->evidence[n].hash = XXH64(buf, strlen(buf), 0);
+			it->evidence[n++].depth = node->depth;
+			if (node->depth > it->max_depth)
+				it->max_depth = node->depth;
 		}
 		free(keep);
 	}
-	qsort(it->evidence, n, sizeof(uint64_t), cmp_u64);
+	qsort(it->evidence, n, sizeof(*it->evidence), cmp_evidence);
 	it->evidence_count = 0;
 	for (size_t k = 0; k < n; k++)
-		if (!it->evidence_count || it->evidence[it->evidence_count - 1] != it->evidence[k])
+		if (!it->evidence_count ||
+		    it->evidence[it->evidence_count - 1].hash != it->evidence[k].hash)
 			it->evidence[it->evidence_count++] = it->evidence[k];
 	return 0;
 }
 
-static double jaccard(const struct item *a, const struct item *b)
+/* Jaccard similarity of a truncated report's evidence and a complete
+ * report's evidence down to the truncated report's depth: below it the
+ * truncated report knows nothing, so those levels must not count. What is
+ * left tells causes apart by the siblings that finished before the hang and
+ * the work on other queues. */
+static double similarity(const struct item *truncated, const struct item *complete)
 {
-	size_t i = 0, j = 0, both = 0;
+	size_t i = 0, j = 0, both = 0, complete_count = 0;
 
-	while (i < a->evidence_count && j < b->evidence_count) {
-		if (a->evidence[i] == b->evidence[j]) {
+	for (size_t k = 0; k < complete->evidence_count; k++)
+		complete_count += complete->evidence[k].depth <= truncated->max_depth;
+	while (i < truncated->evidence_count && j < complete->evidence_count) {
+		if (complete->evidence[j].depth > truncated->max_depth) {
+			j++;
+		} else if (truncated->evidence[i].hash == complete->evidence[j].hash) {
 			both++;
 			i++;
 			j++;
-		} else if (a->evidence[i] < b->evidence[j]) {
+		} else if (truncated->evidence[i].hash < complete->evidence[j].hash) {
 			i++;
 		} else {
 			j++;
 		}
 	}
-	if (!(a->evidence_count + b->evidence_count))
+	if (!(truncated->evidence_count + complete_count))
 		return 1.0;
-	return (double)both / (double)(a->evidence_count + b->evidence_count - both);
+	return (double)both / (double)(truncated->evidence_count + complete_count - both);
 }
 
 /* Is `prefix` a whole-component prefix of `key`? */
@@ -119,21 +141,29 @@ static bool stream_truncated(const struct gpurobust_bc_report *report)
 	return report->streams[g].dropped || !report->streams[g].valid;
 }
 
-/* Pass 2: the best complete cluster for a truncated item, or NONE. */
+/*
+ * A truncated report joins a cluster only when the evidence clearly prefers
+ * it. When two clusters score within this margin the report could belong
+ * to either, and guessing costs more than it gains: a wrong guess merges
+ * two root causes, while keeping it apart only leaves one report unplaced.
+ */
+#define BC_JOIN_MARGIN 0.05
+
+/* Pass 2: the complete cluster a truncated item clearly belongs to, or NONE. */
 static uint32_t best_cluster(const struct item *items, size_t n, const uint32_t *cluster_of,
 			     size_t cluster_count, const struct item *it)
 {
 	double *score = calloc(cluster_count + 1, sizeof(double));
 	size_t *members = calloc(cluster_count + 1, sizeof(size_t));
 	uint32_t best = GPUROBUST_BC_NONE;
-	double best_score = -1.0;
+	double best_score = -1.0, second_score = -1.0;
 
 	if (!score || !members)
 		goto out;
 	for (size_t j = 0; j < n; j++) {
 		if (items[j].truncated || !key_extends(&items[j].key, &it->key))
 			continue;
-		score[cluster_of[j]] += jaccard(it, &items[j]);
+		score[cluster_of[j]] += similarity(it, &items[j]);
 		members[cluster_of[j]]++;
 	}
 	for (size_t c = 0; c < cluster_count; c++) {
@@ -142,13 +172,16 @@ static uint32_t best_cluster(const struct item *items, size_t n, const uint32_t 
 		if (!members[c])
 			continue;
 		mean = score[c] / (double)members[c];
-		/* Ties go to the bigger cluster: the likelier root cause. */
-		if (mean > best_score ||
-		    (mean == best_score && members[c] > members[best])) {
+		if (mean > best_score) {
+			second_score = best_score;
 			best_score = mean;
 			best = (uint32_t)c;
+		} else if (mean > second_score) {
+			second_score = mean;
 		}
 	}
+	if (best_score - second_score < BC_JOIN_MARGIN)
+		best = GPUROBUST_BC_NONE;
 out:
 	free(score);
 	free(members);

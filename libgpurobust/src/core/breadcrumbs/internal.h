@@ -63,6 +63,9 @@ struct gpurobust_bc_stream {
 	 * scope array. */
 	struct bc_scope *scopes;
 	uint32_t count;
+	/* Pushes below this index take the fast path: the capacity, or 0 while
+	 * dropped scopes are open. One compare then covers both cases. */
+	uint32_t ready;
 	uint32_t capacity;
 	uint32_t limit;
 	uint32_t current;		/* innermost open scope, or NONE */

@@ -275,6 +275,7 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 	pthread_mutex_unlock(&pool->lock);
 
 	s->count = 0;
+	s->ready = s->capacity;
 	s->current = GPUROBUST_BC_NONE;
 	s->pop_count = 0;
 	s->overflow_depth = 0;
@@ -290,8 +291,7 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 	s->write(s->write_ctx, s->out_va, 0, GPUROBUST_BC_WRITE_RESET);
 }
 
-/* Out of line so that the hot path stays small. */
-static __attribute__((noinline)) bool stream_grow(struct gpurobust_bc_stream *s)
+static bool stream_grow(struct gpurobust_bc_stream *s)
 {
 	uint32_t cap;
 	struct bc_scope *scopes;
@@ -306,29 +306,14 @@ static __attribute__((noinline)) bool stream_grow(struct gpurobust_bc_stream *s)
 		return false;
 	s->scopes = scopes;
 	s->capacity = cap;
+	s->ready = cap;
 	return true;
 }
 
-static __attribute__((noinline)) void stream_drop(struct gpurobust_bc_stream *s)
+static inline void record_push(struct gpurobust_bc_stream *s, uint32_t index, uint32_t name_id)
 {
-	if (!s->dropped)
-		s->overflow_parent = s->current;
-	s->dropped++;
-	s->overflow_depth++;
-}
+	struct bc_scope *scope = &s->scopes[index];
 
-GPUROBUST_EXPORT void gpurobust_bc_push(struct gpurobust_bc_stream *s, uint32_t name_id)
-{
-	struct bc_scope *scope;
-	uint32_t index = s->count;
-
-	if (__builtin_expect(index == s->capacity || s->overflow_depth, 0)) {
-		if (s->overflow_depth || !stream_grow(s)) {
-			stream_drop(s);
-			return;
-		}
-	}
-	scope = &s->scopes[index];
 	scope->name = name_id;
 	scope->parent = s->current;
 	scope->pop_seq = 0;
@@ -337,16 +322,49 @@ GPUROBUST_EXPORT void gpurobust_bc_push(struct gpurobust_bc_stream *s, uint32_t 
 	s->write(s->write_ctx, s->in_va, index + 1, GPUROBUST_BC_WRITE_IN);
 }
 
+/* Out of line, so that the fast path needs no stack frame: growing the scope
+ * array (only until a stream reaches its steady size) and overflow. */
+static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, uint32_t name_id)
+{
+	if (!s->overflow_depth && stream_grow(s)) {
+		record_push(s, s->count, name_id);
+		return;
+	}
+	if (!s->dropped)
+		s->overflow_parent = s->current;
+	s->dropped++;
+	s->overflow_depth++;
+	s->ready = 0;
+}
+
+GPUROBUST_EXPORT void gpurobust_bc_push(struct gpurobust_bc_stream *s, uint32_t name_id)
+{
+	uint32_t index = s->count;
+
+	if (__builtin_expect(index >= s->ready, 0)) {
+		push_slow(s, name_id);
+		return;
+	}
+	record_push(s, index, name_id);
+}
+
+static __attribute__((noinline)) void pop_slow(struct gpurobust_bc_stream *s)
+{
+	if (!s->overflow_depth) {
+		s->unbalanced_pops++;
+		return;
+	}
+	if (!--s->overflow_depth)
+		s->ready = s->capacity;
+}
+
 GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
 {
 	struct bc_scope *scope;
 	uint32_t seq;
 
 	if (__builtin_expect(s->overflow_depth || s->current == GPUROBUST_BC_NONE, 0)) {
-		if (s->overflow_depth)
-			s->overflow_depth--;
-		else
-			s->unbalanced_pops++;
+		pop_slow(s);
 		return;
 	}
 	scope = &s->scopes[s->current];

@@ -1,0 +1,23 @@
+#!/bin/sh
+# usage: run-scope-cost.sh BENCH_BINARY
+# Instructions per scope (push + pop, no-op emitter) under callgrind, then
+# the memory and packet figures. Two runs of different length cancel the
+# fixed cost of entering record_scopes() twice.
+set -eu
+bench=$1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+ir() {
+	valgrind --tool=callgrind --toggle-collect=record_scopes \
+		--callgrind-out-file="$out/cg.$1" "$bench" "$1" > "$out/stdout.$1" 2>"$out/log.$1"
+	sed -n 's/^summary: //p' "$out/cg.$1"
+}
+small=100000
+large=900000
+ir_small=$(ir $small)
+ir_large=$(ir $large)
+# Each run records its N scopes twice (warm-up, then steady state).
+echo "callgrind instructions per scope (push+pop, no-op emitter):" \
+	"$(awk -v a="$ir_small" -v b="$ir_large" -v d=$((2 * (large - small))) \
+		'BEGIN { printf "%.2f", (b - a) / d }')"
+cat "$out/stdout.$large"

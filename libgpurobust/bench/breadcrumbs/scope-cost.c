@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Scope cost bench. Run under callgrind, which counts the instructions of
+ * record_scopes() and everything it calls (see meson.build):
+ *
+ *   valgrind --tool=callgrind --toggle-collect=record_scopes bench-bc-scope-cost N
+ *
+ * record_scopes() does N push+pop pairs on a warm stream with an emitter
+ * that does nothing, so Ir / N is the CPU cost of one scope, loop included.
+ * Without valgrind it prints the memory and packet figures.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/breadcrumbs/internal.h"
+#include "gpurobust/breadcrumbs-pm4.h"
+
+static void no_op_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
+{
+}
+
+__attribute__((noinline)) void record_scopes(struct gpurobust_bc_stream *s, uint32_t name,
+					     unsigned long n);
+
+__attribute__((noinline)) void record_scopes(struct gpurobust_bc_stream *s, uint32_t name,
+					     unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		gpurobust_bc_push(s, name);
+		gpurobust_bc_pop(s);
+	}
+}
+
+static int dwords(enum gpurobust_bc_gfx_level level, enum gpurobust_bc_queue queue)
+{
+	uint32_t dw[GPUROBUST_BC_MAX_WRITE_DWORDS];
+
+	return gpurobust_bc_encode_write(level, queue, GPUROBUST_BC_WRITE_IN, 0, 0, dw) +
+	       gpurobust_bc_encode_write(level, queue, GPUROBUST_BC_WRITE_OUT, 0, 0, dw);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000000;
+	struct gpurobust_bc_emitter e = { .write = no_op_write };
+	struct gpurobust_bc_pool *pool;
+	struct gpurobust_bc_stream *s;
+	uint32_t name;
+
+	if (!n || gpurobust_bc_pool_create(NULL, &pool) ||
+	    gpurobust_bc_intern(pool, "Draw", &name) ||
+	    gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "bench", &e, &s))
+		return 1;
+	/* Warm up to steady state: the scope array has its final size. */
+	gpurobust_bc_stream_begin(s);
+	record_scopes(s, name, n);
+	gpurobust_bc_stream_begin(s);
+	record_scopes(s, name, n);
+
+	printf("scopes per stream: %lu\n", n);
+	printf("marker memory per scope: %.6f bytes (one %u-byte record per stream)\n",
+	       (double)BC_RECORD_SIZE / (double)n, BC_RECORD_SIZE);
+	printf("cpu memory per scope: %.2f bytes (%zu-byte record, array capacity %u)\n",
+	       (double)s->capacity * sizeof(struct bc_scope) / (double)n, sizeof(struct bc_scope),
+	       s->capacity);
+	printf("marker memory per stream of 1 scope: %u bytes (Unreal: 16384 per stack)\n",
+	       BC_RECORD_SIZE);
+	for (int level = GPUROBUST_BC_GFX9; level <= GPUROBUST_BC_GFX12; level++)
+		printf("GFX%d dwords per scope: gfx %d, compute %d, sdma %d\n", level,
+		       dwords(level, GPUROBUST_BC_QUEUE_GFX), dwords(level, GPUROBUST_BC_QUEUE_COMPUTE),
+		       dwords(level, GPUROBUST_BC_QUEUE_SDMA));
+	gpurobust_bc_pool_destroy(pool);
+	return 0;
+}
