@@ -22,5 +22,6 @@ int cmd_classify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
+int cmd_group(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct gpurobust_command commands[] = {
 	{ "report", "one readable report of a GPU hang from its devcoredump and log", cmd_report },
 	{ "watch", "collect devcoredumps and resets into the crash store", cmd_watch },
 	{ "triage", "list the crash store's buckets, most frequent first", cmd_triage },
+	{ "group", "cluster breadcrumb reports in a directory into root causes", cmd_group },
 	{ NULL, NULL, NULL },
 };
 
