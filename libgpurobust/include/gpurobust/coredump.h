@@ -48,13 +48,20 @@ enum gpurobust_cd_generation {
 	GPUROBUST_CD_GEN_SERIES,	/* the gpurobust series' sections (D1-D4) */
 };
 
-/* One block of dwords: a ring, an IB or a hang-time ring copy. */
+/* One block of dwords: a ring, an IB or a hang-time ring copy.
+ *
+ * Parsing only indexes a dump: the contents are located in the text, as a
+ * byte range of the printed lines, and not read (so parsing a 10 MiB dump
+ * costs little more than finding its line ends). gpurobust_coredump_decode()
+ * turns them into dwords, diagnosing lines that are not. */
 struct gpurobust_cd_ring {
 	char name[32];
 	uint64_t rptr, wptr;
 	uint32_t buf_mask;
 	uint32_t size_dw;	/* as printed; n_dwords may be less when truncated */
-	uint32_t *dwords;
+	/* the "0x<offset> \t 0x<value>" lines, as a range of the text */
+	size_t contents_offset, contents_len;
+	uint32_t *dwords;	/* after gpurobust_coredump_decode() */
 	size_t n_dwords;
 };
 
@@ -64,7 +71,9 @@ struct gpurobust_cd_ib {
 	/* false when the kernel could not reach the IB's memory (7.1 prints
 	 * the header alone then) */
 	bool has_contents;
-	uint32_t *dwords;
+	/* the "0x<value>" lines, as a range of the text */
+	size_t contents_offset, contents_len;
+	uint32_t *dwords;	/* after gpurobust_coredump_decode() */
 	size_t n_dwords;
 };
 
@@ -190,6 +199,21 @@ int gpurobust_coredump_parse(const char *text, size_t len,
 			     struct gpurobust_coredump **out);
 /* Safe on NULL. */
 void gpurobust_coredump_free(struct gpurobust_coredump *dump);
+
+/**
+ * gpurobust_coredump_decode() - decode the dword contents of a parsed dump
+ * @dump: the result of gpurobust_coredump_parse()
+ * @text: the same text that was parsed
+ * @len: its length
+ *
+ * Fills dwords and n_dwords of every ring, IB and the hang ring from their
+ * printed lines. A line that is not a dword, or an offset out of sequence,
+ * stops its block with a WARNING diagnostic. Calling it again does nothing.
+ *
+ * Return: 0, -EINVAL for NULL pointers or a text shorter than the parsed
+ * one, -ENOMEM.
+ */
+int gpurobust_coredump_decode(struct gpurobust_coredump *dump, const char *text, size_t len);
 
 /* Stable lower-case names for logs and JSON; "invalid" for unknown values. */
 const char *gpurobust_cd_generation_name(enum gpurobust_cd_generation gen);

@@ -25,6 +25,7 @@ static struct gpurobust_coredump *parse(const char *text, size_t len)
 
 	assert_int_equal(gpurobust_coredump_parse(text, len, &d), 0);
 	assert_non_null(d);
+	assert_int_equal(gpurobust_coredump_decode(d, text, len), 0);
 	return d;
 }
 

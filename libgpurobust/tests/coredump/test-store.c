@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -139,6 +140,53 @@ static void test_burst_stores_n_of_n_in_expected_buckets(void **state)
 	free(dir);
 }
 
+struct thread_writer {
+	const char *dir;
+	int w, result;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_writer *t = arg;
+
+	t->result = writer(t->dir, t->w);
+	return NULL;
+}
+
+/* The same burst from threads of one process, each with its own handle
+ * (run under TSan in the concurrency tier). */
+static void test_burst_from_threads_stores_n_of_n(void **state)
+{
+	struct thread_writer t[WRITERS];
+	pthread_t th[WRITERS];
+	char *dir = make_dir();
+	struct gpurobust_bucket *b;
+	struct gpurobust_store *s;
+	uint64_t events;
+	size_t n;
+
+	(void)state;
+	for (int w = 0; w < WRITERS; w++) {
+		t[w] = (struct thread_writer){ .dir = dir, .w = w };
+		assert_int_equal(pthread_create(&th[w], NULL, thread_main, &t[w]), 0);
+	}
+	for (int w = 0; w < WRITERS; w++) {
+		assert_int_equal(pthread_join(th[w], NULL), 0);
+		assert_int_equal(t[w].result, 0);
+	}
+	assert_int_equal(gpurobust_store_open(dir, &s), 0);
+	assert_int_equal(gpurobust_store_count(s, &events), 0);
+	assert_int_equal(events, WRITERS * PER_WRITER);
+	assert_int_equal(gpurobust_store_buckets(s, &b, &n), 0);
+	assert_int_equal(n, BUCKETS);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(b[i].count, WRITERS * PER_WRITER / BUCKETS);
+	free(b);
+	gpurobust_store_close(s);
+	remove_dir(dir);
+	free(dir);
+}
+
 static int set_user_version(const char *dir, int version)
 {
 	char path[512], sql[64];
@@ -202,6 +250,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_burst_stores_n_of_n_in_expected_buckets),
+		cmocka_unit_test(test_burst_from_threads_stores_n_of_n),
 		cmocka_unit_test(test_schema_migrates_and_refuses_newer),
 		cmocka_unit_test(test_store_dir_is_owner_only),
 	};

@@ -9,6 +9,7 @@
  * section. Unknown lines inside a known section are tolerated (later kernels
  * add keys); unknown `**** Name vN ****` sections are kept raw (D4).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,21 +63,23 @@ struct parser {
 	struct line_reader r;
 	enum section sec;
 	int oom;
-	/* The block that dword lines append to, if any. */
-	struct gpurobust_cd_ring *ring;
-	struct gpurobust_cd_ib *ib;
-	size_t ring_cap, ib_cap;	/* capacity of the current dword array */
+	struct gpurobust_cd_ring *ring;	/* the ring being read */
+	struct gpurobust_cd_ib *ib;		/* the IB being read */
+	const char *base;		/* the text, for contents offsets */
+	/* The dword lines being located: a ring's or IB's contents range. */
+	struct {
+		size_t *offset, *len;
+		size_t lines, want;	/* want 0: the count was not printed */
+		const char *what;
+		size_t line;		/* where the block started */
+	} block;
 	struct gpurobust_cd_raw *raw;	/* IP block or unknown section being kept */
 	size_t raw_cap;
 	size_t capture_cap;
 	size_t capture_size;		/* "size:" of the user capture */
-	size_t rings_cap, ibs_cap, ip_cap, unknown_cap, diag_cap, innocent_cap;
-	/* Line where the current dword block started, for diagnostics. */
-	size_t block_line;
+	size_t rings_cap, ibs_cap, ip_cap, unknown_cap, innocent_cap;
+	size_t capture_line;		/* where the user capture started */
 };
-
-static void diag(struct parser *ps, enum gpurobust_cd_severity sev, size_t line,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Grow *@arr so that it holds at least @need elements of @size bytes. */
 static int grow(void **arr, size_t *cap, size_t need, size_t size)
@@ -99,63 +102,104 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static void diag(struct parser *ps, enum gpurobust_cd_severity sev, size_t line,
-		 const char *fmt, ...)
+/* Add a diagnostic to @d; false when out of memory. */
+static bool __attribute__((format(printf, 4, 0)))
+vdump_diag(struct gpurobust_coredump *d, enum gpurobust_cd_severity sev, size_t line,
+	   const char *fmt, va_list ap)
 {
-	struct gpurobust_coredump *d = ps->d;
-	struct gpurobust_cd_diag *g;
-	va_list ap;
+	struct gpurobust_cd_diag *n;
 
 	/* A corrupt dump could otherwise produce one diagnostic per line. */
 	if (d->n_diags >= 64)
-		return;
-	if (grow((void **)&d->diags, &ps->diag_cap, d->n_diags + 1, sizeof(*d->diags))) {
-		ps->oom = 1;
-		return;
-	}
-	g = &d->diags[d->n_diags++];
-	g->severity = sev;
-	g->line = line;
+		return true;
+	n = realloc(d->diags, (d->n_diags + 1) * sizeof(*n));
+	if (!n)
+		return false;
+	d->diags = n;
+	n = &d->diags[d->n_diags++];
+	n->severity = sev;
+	n->line = line;
+	vsnprintf(n->message, sizeof(n->message), fmt, ap);
+	return true;
+}
+
+static bool __attribute__((format(printf, 4, 5)))
+dump_diag(struct gpurobust_coredump *d, enum gpurobust_cd_severity sev, size_t line,
+	  const char *fmt, ...)
+{
+	va_list ap;
+	bool ok;
+
 	va_start(ap, fmt);
-	vsnprintf(g->message, sizeof(g->message), fmt, ap);
+	ok = vdump_diag(d, sev, line, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+static void __attribute__((format(printf, 4, 5)))
+diag(struct parser *ps, enum gpurobust_cd_severity sev, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!vdump_diag(ps->d, sev, line, fmt, ap))
+		ps->oom = 1;
 	va_end(ap);
 }
 
-static void append_dword(struct parser *ps, uint32_t **arr, size_t *n, size_t *cap,
-			 uint32_t v)
+/* Start locating dword lines; they begin at the next line. */
+static void block_open(struct parser *ps, size_t *offset, size_t *len, size_t want,
+		       const char *what)
 {
-	if (grow((void **)arr, cap, *n + 1, sizeof(**arr))) {
-		ps->oom = 1;
+	ps->block.offset = offset;
+	ps->block.len = len;
+	ps->block.lines = 0;
+	ps->block.want = want;
+	ps->block.what = what;
+	ps->block.line = ps->r.lineno + 1;
+	*offset = (size_t)(ps->r.pos - ps->base);
+	*len = 0;
+}
+
+/* Extend the block to the end of the line or bytes that end at @end. */
+static void block_extend(struct parser *ps, const char *end)
+{
+	*ps->block.len = (size_t)(end - ps->base) - *ps->block.offset;
+}
+
+/* One dword line of a block whose count is unknown. */
+static void block_line(struct parser *ps, struct span line)
+{
+	if (!ps->block.lines)
+		*ps->block.offset = (size_t)(line.p - ps->base);
+	block_extend(ps, ps->r.pos);
+	ps->block.lines++;
+}
+
+/* The rest of a block whose count is known, in one step (see line_skip()). */
+static void block_bulk(struct parser *ps)
+{
+	struct span bytes;
+
+	if (ps->block.lines >= ps->block.want)
 		return;
-	}
-	(*arr)[(*n)++] = v;
+	ps->block.lines += line_skip(&ps->r, ps->block.want - ps->block.lines, &bytes);
+	block_extend(ps, ps->r.pos);
 }
 
 /* Check that the dword block that just ended is complete. */
 static void close_block(struct parser *ps, bool at_eof)
 {
-	const char *what = NULL;
-	size_t have = 0, want = 0;
-
-	if (ps->ring && ps->ring->size_dw) {
-		have = ps->ring->n_dwords;
-		want = ps->ring->size_dw;
-		what = ps->ring->name;
-	} else if (ps->ib && ps->ib->has_contents) {
-		have = ps->ib->n_dwords;
-		want = ps->ib->size_dw;
-		what = "IB";
-	}
-	if (what && have < want) {
+	if (ps->block.offset && ps->block.lines < ps->block.want) {
 		if (at_eof)
 			ps->d->truncated = true;
-		diag(ps, at_eof ? GPUROBUST_CD_ERROR : GPUROBUST_CD_WARNING, ps->block_line,
-		     "%s: %zu of %zu dwords%s", what, have, want,
+		diag(ps, at_eof ? GPUROBUST_CD_ERROR : GPUROBUST_CD_WARNING, ps->block.line,
+		     "%s: %zu of %zu dwords%s", ps->block.what, ps->block.lines, ps->block.want,
 		     at_eof ? " before the end of the input" : "");
 	}
+	ps->block.offset = NULL;
 	ps->ring = NULL;
 	ps->ib = NULL;
-	ps->ring_cap = ps->ib_cap = 0;
 }
 
 static void close_raw(struct parser *ps)
@@ -267,8 +311,6 @@ static void open_series(struct parser *ps, struct span name, unsigned int versio
 			d->reset.version = version;
 		} else if (ps->sec == SEC_SERIES_HANG_RING) {
 			ps->ring = &d->hang_ring;
-			ps->ring_cap = 0;
-			ps->block_line = line;
 		} else {
 			ps->capture_size = 0;
 		}
@@ -365,9 +407,13 @@ static bool handle_title(struct parser *ps, struct span line)
 		ib->size_dw = (uint32_t)size_dw;
 		d->features |= GPUROBUST_CD_IBS;
 		ps->ib = ib;
-		ps->ib_cap = 0;
-		ps->block_line = ps->r.lineno;
 		ps->sec = SEC_IB;
+		/* contents follow unless the kernel could not reach the IB */
+		if (ps->r.end - ps->r.pos >= 2 && !memcmp(ps->r.pos, "0x", 2)) {
+			ib->has_contents = true;
+			block_open(ps, &ib->contents_offset, &ib->contents_len, ib->size_dw, "IB");
+			block_bulk(ps);
+		}
 		return true;
 	}
 	if (span_eq(line, "VRAM is lost due to GPU reset!")) {
@@ -497,28 +543,6 @@ static void ip_dump_line(struct parser *ps, struct span line)
 	raw_append(ps, line);
 }
 
-/* "0x1f0 \t 0xc0032200": one dword of a ring, at byte offset 0x1f0. */
-static bool ring_content_line(struct parser *ps, struct span line)
-{
-	struct gpurobust_cd_ring *ring = ps->ring;
-	struct span s = line;
-	uint64_t off, val;
-
-	if (!take_hex(&s, &off))
-		return false;
-	skip_blanks(&s);
-	if (!take_hex(&s, &val) || s.n || val > UINT32_MAX)
-		return false;
-	if (off != (uint64_t)ring->n_dwords * 4) {
-		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
-		     "%s: offset 0x%llx out of sequence", ring->name,
-		     (unsigned long long)off);
-		return true;
-	}
-	append_dword(ps, &ring->dwords, &ring->n_dwords, &ps->ring_cap, (uint32_t)val);
-	return true;
-}
-
 static void rings_line(struct parser *ps, struct span line)
 {
 	struct gpurobust_coredump *d = ps->d;
@@ -538,7 +562,6 @@ static void rings_line(struct parser *ps, struct span line)
 		memset(ring, 0, sizeof(*ring));
 		copy_str(ring->name, sizeof(ring->name), s);
 		ps->ring = ring;
-		ps->block_line = ps->r.lineno;
 		return;
 	}
 	if (!ps->ring) {
@@ -547,9 +570,10 @@ static void rings_line(struct parser *ps, struct span line)
 			     "ring line before any \"ring name:\" line");
 		return;
 	}
-	if (ps->ring->n_dwords || (line.n && line.p[0] == '0')) {
-		if (ring_content_line(ps, line))
-			return;
+	if (span_starts(line, "0x") && ps->block.offset &&
+	    (!ps->block.want || ps->block.lines < ps->block.want)) {
+		block_line(ps, line);
+		return;
 	}
 	if (take_lit(&s, "Rptr: ") && take_hex(&s, &a) && take_lit(&s, " Wptr: ") &&
 	    take_hex(&s, &b)) {
@@ -560,8 +584,13 @@ static void rings_line(struct parser *ps, struct span line)
 	} else if (take_lit(&s, "Ring size in dwords: ") && take_dec(&s, &v) && v >= 0 &&
 		   v <= UINT32_MAX) {
 		ps->ring->size_dw = (uint32_t)v;
-	} else if (span_eq(line, "Ring contents") || span_starts(line, "Offset") || !line.n) {
-		/* column titles */
+	} else if (span_starts(line, "Offset") && !ps->block.offset) {
+		/* the column titles: the contents follow, size_dw lines */
+		block_open(ps, &ps->ring->contents_offset, &ps->ring->contents_len,
+			   ps->ring->size_dw, ps->ring->name);
+		block_bulk(ps);
+	} else if (span_eq(line, "Ring contents") || !line.n) {
+		/* the block's title */
 	} else {
 		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "%s: unexpected line",
 		     ps->ring->name);
@@ -570,23 +599,11 @@ static void rings_line(struct parser *ps, struct span line)
 
 static void ib_line(struct parser *ps, struct span line)
 {
-	struct gpurobust_cd_ib *ib = ps->ib;
-	struct span s = line;
-	uint64_t v;
-
 	if (!line.n)
 		return;
-	if (!take_hex(&s, &v) || s.n || v > UINT32_MAX) {
-		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "bad IB dword");
-		return;
-	}
-	ib->has_contents = true;
-	if (ib->n_dwords >= ib->size_dw) {
-		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "IB longer than its header says");
-		ps->sec = SEC_SKIP;
-		return;
-	}
-	append_dword(ps, &ib->dwords, &ib->n_dwords, &ps->ib_cap, (uint32_t)v);
+	diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
+	     span_starts(line, "0x") ? "IB longer than its header says" : "unexpected line in IB");
+	ps->sec = SEC_SKIP;
 }
 
 static enum gpurobust_recovery_type parse_type(struct span v)
@@ -718,10 +735,10 @@ static void series_hang_ring_line(struct parser *ps, struct span line)
 	if (!line.n)
 		return;
 	/* contents: "0x<offset> \t 0x<value>" lines, as the 6.12 ring printer */
-	if (line.p[0] == '0' && memchr(line.p, '\t', line.n)) {
-		ps->ring = ring;
-		if (!ring_content_line(ps, line))
-			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "Hang Ring: bad dword line");
+	if (span_starts(line, "0x") && memchr(line.p, '\t', line.n)) {
+		if (!ps->block.offset)
+			block_open(ps, &ring->contents_offset, &ring->contents_len, 0, "Hang Ring");
+		block_line(ps, line);
 		return;
 	}
 	if (!key_value(s, &key, &v)) {
@@ -758,7 +775,7 @@ static void series_capture_line(struct parser *ps, struct span line)
 		d->capture = calloc(1, x ? x : 1);
 		if (!d->capture)
 			ps->oom = 1;
-		ps->block_line = ps->r.lineno;
+		ps->capture_line = ps->r.lineno;
 		return;
 	}
 	if (!d->capture) {
@@ -880,7 +897,8 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 	if (!ps.d)
 		return -ENOMEM;
 	ps.d->ip_type = -1;
-	line_reader_init(&ps.r, text ? text : "", len);
+	ps.base = text ? text : "";
+	line_reader_init(&ps.r, ps.base, len);
 
 	while (!ps.oom && line_next(&ps.r, &line)) {
 		if (ps.sec == SEC_NONE && !(ps.d->features & GPUROBUST_CD_HEADER) &&
@@ -897,7 +915,7 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 	if (ps.sec == SEC_SERIES_CAPTURE && ps.d->capture &&
 	    ps.d->capture_len < ps.capture_size) {
 		ps.d->truncated = true;
-		diag(&ps, GPUROBUST_CD_ERROR, ps.block_line,
+		diag(&ps, GPUROBUST_CD_ERROR, ps.capture_line,
 		     "User Capture: %zu of %zu bytes before the end of the input",
 		     ps.d->capture_len, ps.capture_size);
 	}
@@ -915,6 +933,87 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 	}
 	*out = ps.d;
 	return 0;
+}
+
+/* Decode "0x<offset> \t 0x<value>" (@offsets) or "0x<value>" lines. */
+static int decode_block(struct gpurobust_coredump *d, const char *what, struct span text,
+			bool offsets, uint32_t **dwords, size_t *n)
+{
+	struct line_reader r;
+	struct span line;
+	size_t lines = 0;
+
+	if (*dwords || !text.n)
+		return 0;
+	for (const char *p = text.p; (p = memchr(p, '\n', (size_t)(text.p + text.n - p))); p++)
+		lines++;
+	*dwords = calloc(lines + 1, sizeof(**dwords));
+	if (!*dwords)
+		return -ENOMEM;
+	line_reader_init(&r, text.p, text.n);
+	while (line_next(&r, &line)) {
+		uint64_t off = (uint64_t)*n * 4, val;
+		struct span s = line;
+		bool ok = true;
+
+		if (offsets) {
+			ok = take_hex(&s, &off);
+			skip_blanks(&s);
+		}
+		if (!ok || !take_hex(&s, &val) || s.n || val > UINT32_MAX ||
+		    off != (uint64_t)*n * 4) {
+			if (!dump_diag(d, GPUROBUST_CD_WARNING, 0,
+				       "%s: dword %zu is not a%s dword line: contents stop there",
+				       what, *n, offsets ? "n offset and" : ""))
+				return -ENOMEM;
+			break;
+		}
+		(*dwords)[(*n)++] = (uint32_t)val;
+	}
+	return 0;
+}
+
+/* The range @offset, @len of @text, or an empty span when it lies outside. */
+static bool range_of(const char *text, size_t text_len, size_t offset, size_t len,
+		     struct span *out)
+{
+	if (offset > text_len || len > text_len - offset)
+		return false;
+	out->p = text + offset;
+	out->n = len;
+	return true;
+}
+
+GPUROBUST_EXPORT
+int gpurobust_coredump_decode(struct gpurobust_coredump *d, const char *text, size_t len)
+{
+	struct span s;
+	int r = 0;
+
+	if (!d || (!text && len))
+		return -EINVAL;
+	for (size_t i = 0; i < d->n_rings && !r; i++) {
+		struct gpurobust_cd_ring *ring = &d->rings[i];
+
+		if (!range_of(text, len, ring->contents_offset, ring->contents_len, &s))
+			return -EINVAL;
+		r = decode_block(d, ring->name, s, true, &ring->dwords, &ring->n_dwords);
+	}
+	for (size_t i = 0; i < d->n_ibs && !r; i++) {
+		struct gpurobust_cd_ib *ib = &d->ibs[i];
+
+		if (!range_of(text, len, ib->contents_offset, ib->contents_len, &s))
+			return -EINVAL;
+		r = decode_block(d, "IB", s, false, &ib->dwords, &ib->n_dwords);
+	}
+	if (!r) {
+		struct gpurobust_cd_ring *ring = &d->hang_ring;
+
+		if (!range_of(text, len, ring->contents_offset, ring->contents_len, &s))
+			return -EINVAL;
+		r = decode_block(d, "Hang Ring", s, true, &ring->dwords, &ring->n_dwords);
+	}
+	return r;
 }
 
 static void free_raws(struct gpurobust_cd_raw *raws, size_t n)

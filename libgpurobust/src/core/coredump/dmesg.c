@@ -9,6 +9,7 @@
  * gfxhub/mmhub fault printers in Linux 6.12, plus the ring-reset and
  * wedged-device lines of later kernels.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
