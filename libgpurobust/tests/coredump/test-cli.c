@@ -20,49 +20,7 @@
 #include <json-c/json.h>
 
 #include "dumpgen.h"
-
-/* Run "gpurobust ARGS"; its standard output in *out, its exit status back. */
-static int run(char **out, const char *fmt, ...)
-{
-	char args[2048], cmd[2300], buf[4096];
-	size_t len = 0;
-	va_list ap;
-	FILE *p;
-	int status;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "'%s' %s 2>/dev/null", GPUROBUST, args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	*out = NULL;
-	for (size_t got; (got = fread(buf, 1, sizeof(buf), p));) {
-		*out = realloc(*out, len + got + 1);
-		assert_non_null(*out);
-		memcpy(*out + len, buf, got);
-		len += got;
-	}
-	if (!*out)
-		*out = calloc(1, 1);
-	else
-		(*out)[len] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static json_object *parse_strict(const char *text)
-{
-	json_tokener *tok = json_tokener_new();
-	json_object *o;
-
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	o = json_tokener_parse_ex(tok, text, (int)strlen(text) + 1);
-	assert_int_equal(json_tokener_get_error(tok), json_tokener_success);
-	json_tokener_free(tok);
-	assert_non_null(o);
-	return o;
-}
+#include "run-tool.h"
 
 static const char *field(json_object *o, const char *a, const char *b)
 {

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * D3 with B2: breadcrumbs that reach a devcoredump's User Capture section
+ * are decoded with the metadata the process saved, title the report by the
+ * scope the GPU was in, and join the signature. The capture comes from the
+ * breadcrumb module's own pool and packet replay (tests/breadcrumbs/
+ * fake-gpu), the dump around it from the series' grammar (generated).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <gpurobust/breadcrumbs.h>
+#include <gpurobust/report.h>
+
+#include "core/breadcrumbs/internal.h"
+#include "dumpgen.h"
+#include "fake-gpu.h"
+#include "run-tool.h"
+
+static struct fake_ib gfx;
+
+struct fixture {
+	struct fake_pool fp;
+	struct gpurobust_bc_meta *meta;
+	struct textbuf dump;
+};
+
+/* One gfx stream stopped inside Frame > Shadows > Draw 12. */
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct gpurobust_bc_emitter e;
+	struct gpurobust_bc_stream *s;
+	size_t me;
+
+	assert_non_null(f);
+	fake_pool_init(&f->fp, 4096, 0);
+	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX10, .queue = GPUROBUST_BC_QUEUE_GFX };
+	e = fake_ib_emitter(&gfx);
+	assert_int_equal(gpurobust_bc_stream_create(f->fp.pool, GPUROBUST_BC_QUEUE_GFX, "main",
+						    &e, &s), 0);
+	gpurobust_bc_stream_begin(s);
+	gpurobust_bc_push(s, intern(f->fp.pool, "Frame"));
+	gpurobust_bc_push(s, intern(f->fp.pool, "Shadows"));
+	gpurobust_bc_push(s, intern(f->fp.pool, "Draw 12"));
+	me = fake_ib_mark(&gfx);
+	gpurobust_bc_pop(s);
+	gpurobust_bc_pop(s);
+	gpurobust_bc_pop(s);
+	/* the GPU started Draw 12 and finished nothing */
+	fake_gpu_run(&gfx, me, 2, f->fp.map, FAKE_GPU_VA);
+	assert_int_equal(gpurobust_bc_pool_meta(f->fp.pool, &f->meta), 0);
+	gen_header_612(&f->dump, "6.12.117-gpurobust", "vkcube", 4242, "gfx_0.0.0");
+	gen_series(&f->dump, f->fp.map, BC_HEADER_SIZE + BC_RECORD_SIZE);
+	gpurobust_bc_stream_destroy(s);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	gpurobust_bc_meta_free(f->meta);
+	fake_pool_fini(&f->fp);
+	free(f->dump.p);
+	free(f);
+	return 0;
+}
+
+static void test_D3_B2_capture_titles_and_signs_the_report(void **state)
+{
+	struct fixture *f = *state;
+	struct gpurobust_coredump *d;
+	struct gpurobust_report *r;
+	struct gpurobust_bc_report *bc;
+	uint64_t without;
+
+	assert_int_equal(gpurobust_coredump_parse(f->dump.p, f->dump.len, &d), 0);
+	assert_int_equal(d->capture_len, BC_HEADER_SIZE + BC_RECORD_SIZE);
+	assert_int_equal(gpurobust_report_build(d, NULL, &r), 0);
+	without = r->signature;
+	assert_int_equal(gpurobust_bc_decode(d->capture, d->capture_len, f->meta, &bc), 0);
+	assert_int_equal(gpurobust_report_attach_breadcrumbs(r, bc), 0);
+	assert_string_equal(r->doing, "Draw 12");
+	assert_true(r->breadcrumb_signature != 0);
+	assert_true(r->signature != without);
+	/* the Reset section names the guilty process (D1) */
+	assert_non_null(strstr(r->title, "Draw 12: glretrace hung on gfx_0.0.0"));
+	assert_non_null(strstr(r->signature_key, "|path "));
+	assert_int_equal(gpurobust_report_attach_breadcrumbs(NULL, bc), -EINVAL);
+	gpurobust_bc_report_free(bc);
+	gpurobust_report_free(r);
+	gpurobust_coredump_free(d);
+}
+
+/* The same through `gpurobust report --meta`, and its JSON. */
+static void test_D3_report_meta_cli_json(void **state)
+{
+	struct fixture *f = *state;
+	char dump_path[] = "/tmp/gpurobust-d3-dump-XXXXXX", meta_path[] = "/tmp/gpurobust-d3-meta-XXXXXX";
+	char *meta = gpurobust_bc_meta_to_json(f->meta), *out;
+	int dfd = mkstemp(dump_path), mfd = mkstemp(meta_path);
+	json_object *o, *bc;
+
+	assert_non_null(meta);
+	assert_int_equal(write(dfd, f->dump.p, f->dump.len), (ssize_t)f->dump.len);
+	assert_int_equal(write(mfd, meta, strlen(meta)), (ssize_t)strlen(meta));
+	close(dfd);
+	close(mfd);
+	assert_int_equal(run(&out, "report '%s' --meta '%s' --json", dump_path, meta_path), 0);
+	o = parse_strict(out);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "gpu_was_doing")),
+			    "Draw 12");
+	assert_true(json_object_object_get_ex(o, "breadcrumbs", &bc));
+	json_object_put(o);
+	free(out);
+	assert_int_equal(run(&out, "report '%s' --meta '%s'", dump_path, meta_path), 0);
+	assert_non_null(strstr(out, "What the GPU was doing\n  Draw 12\n"));
+	assert_non_null(strstr(out, "Breadcrumbs\n"));
+	free(out);
+	/* metadata that is not breadcrumb metadata: a clear error */
+	assert_int_equal(run(&out, "report '%s' --meta '%s'", dump_path, dump_path), 1);
+	free(out);
+	unlink(dump_path);
+	unlink(meta_path);
+	free(meta);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_D3_B2_capture_titles_and_signs_the_report,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_D3_report_meta_cli_json, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("d3-breadcrumbs", tests, NULL, NULL);
+}
