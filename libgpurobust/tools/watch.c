@@ -33,6 +33,10 @@ struct watch {
 	size_t n_seen, cap_seen;
 };
 
+/* How long a reset uevent waits for its devcoredump before it is stored
+ * from the kernel log alone. */
+#define RESET_DUMP_GRACE_MS	5000
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -130,6 +134,7 @@ static int run(struct watch *w)
 {
 	struct gpurobust_watcher *watcher;
 	struct gpurobust_watch_event ev;
+	bool reset_pending = false;
 	struct pollfd pfd;
 	int r = gpurobust_watcher_open(&watcher);
 
@@ -143,21 +148,32 @@ static int run(struct watch *w)
 	pfd.fd = gpurobust_watcher_fd(watcher);
 	pfd.events = POLLIN;
 	while (!stop) {
-		if (poll(&pfd, 1, -1) < 0) {
+		/* a reset waits this long for its dump, which 7.1 formats in a
+		 * worker and may announce after the reset */
+		int n = poll(&pfd, 1, reset_pending ? RESET_DUMP_GRACE_MS : -1);
+
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			r = -errno;
 			break;
 		}
+		if (!n) {
+			/* no dump came: store the reset from the log alone */
+			if (!sweep(w))
+				collect(w, NULL);
+			reset_pending = false;
+			continue;
+		}
 		while (!gpurobust_watcher_next(watcher, &ev)) {
 			if (ev.kind == GPUROBUST_WATCH_DEVCOREDUMP) {
-				sweep(w);
+				if (sweep(w))
+					reset_pending = false;
 			} else {
 				printf("reset on %s: WEDGED=%s%s%s\n", ev.syspath, ev.wedged,
 				       ev.task[0] ? ", task " : "", ev.task);
-				/* the dump of this reset, or the log alone without one */
-				if (!sweep(w))
-					collect(w, NULL);
+				fflush(stdout);
+				reset_pending = !sweep(w);
 			}
 		}
 	}
