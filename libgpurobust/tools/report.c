@@ -26,29 +26,30 @@
 #include "crash-common.h"
 
 struct report_args {
-	const char *file, *dmesg, *meta, *sysfs, *store;
+	const char *file, *dmesg, *meta, *sysfs, *store, *device;
 	bool latest, json;
 };
 
 static void report_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: gpurobust report [FILE|--latest] [--json] [--dmesg FILE] [--meta FILE]\n"
-		"                        [--sysfs DIR] [--store DIR]\n"
+		"usage: gpurobust report [FILE|--latest [--device NODE]] [--json] [--dmesg FILE]\n"
+		"                        [--meta FILE] [--sysfs DIR] [--store DIR]\n"
 		"  FILE        a devcoredump (\"-\" for standard input)\n"
 		"  --latest    the newest amdgpu devcoredump in sysfs, else in the store\n"
+		"  --device    with --latest: only dumps of this DRM node (card0, /dev/dri/...)\n"
 		"  --dmesg     kernel log lines of the hang (dmesg or journalctl -k output)\n"
 		"  --meta      breadcrumb metadata the process saved, to decode its capture\n"
 		"  --json      one JSON object instead of text\n");
 }
 
-/* The newest devcdN of an amdgpu device, by its number. */
-static int latest_in_sysfs(const char *sysfs, char *path, size_t size)
+/* The newest devcdN of an amdgpu device (or of @device), by its number. */
+static int latest_in_sysfs(const char *sysfs, const char *device, char *path, size_t size)
 {
 	struct gpurobust_devcd *list;
 	long best = -1;
 	size_t n;
-	int r = gpurobust_devcd_list(sysfs, NULL, &list, &n);
+	int r = gpurobust_devcd_list(sysfs, device, &list, &n);
 
 	if (r)
 		return r;
@@ -165,6 +166,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "meta", required_argument, NULL, 'm' },
 		{ "sysfs", required_argument, NULL, 's' },
 		{ "store", required_argument, NULL, 'S' },
+		{ "device", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -173,7 +175,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	a->sysfs = "/sys";
 	a->store = GPUROBUST_STORE_DIR;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ljd:m:s:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ljd:m:s:S:D:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': a->latest = true; break;
 		case 'j': a->json = true; break;
@@ -181,13 +183,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'm': a->meta = optarg; break;
 		case 's': a->sysfs = optarg; break;
 		case 'S': a->store = optarg; break;
+		case 'D': a->device = optarg; break;
 		case 'h': report_usage(stdout); return 1;
 		default: report_usage(stderr); return -1;
 		}
 	}
 	if (optind < argc)
 		a->file = argv[optind++];
-	if (optind < argc || (a->file && a->latest) || (!a->file && !a->latest && !a->dmesg)) {
+	if (optind < argc || (a->file && a->latest) || (!a->file && !a->latest && !a->dmesg) ||
+	    (a->device && !a->latest)) {
 		report_usage(stderr);
 		return -1;
 	}
@@ -205,8 +209,9 @@ int cmd_report(int argc, char **argv)
 	if (r)
 		return r > 0 ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
 	if (a.latest) {
-		r = latest_in_sysfs(a.sysfs, latest, sizeof(latest));
-		if (r)
+		r = latest_in_sysfs(a.sysfs, a.device, latest, sizeof(latest));
+		/* the store does not record the device */
+		if (r && !a.device)
 			r = latest_in_store(a.store, latest, sizeof(latest));
 		if (r) {
 			fprintf(stderr, "gpurobust report: no amdgpu devcoredump in %s/class/devcoredump "

@@ -94,7 +94,8 @@ static void test_report_bad_input(void **state)
 	free(out);
 }
 
-/* watch --once on a fake sysfs with two amdgpu dumps, then triage --json. */
+/* watch --once on a fake sysfs with two amdgpu dumps, then triage --json
+ * and report --latest for one DRM node. */
 static void test_watch_once_then_triage_json(void **state)
 {
 	char root[] = "/tmp/gpurobust-watch-XXXXXX", cmd[1024], *out;
@@ -104,8 +105,9 @@ static void test_watch_once_then_triage_json(void **state)
 	assert_non_null(mkdtemp(root));
 	snprintf(cmd, sizeof(cmd),
 		 "set -e; cd '%s'; d=devices/pci0000:00/0000:03:00.0;"
-		 "mkdir -p bus/pci/drivers/amdgpu $d class/devcoredump;"
+		 "mkdir -p bus/pci/drivers/amdgpu $d/drm/card0 class/devcoredump class/drm;"
 		 "ln -s \"$PWD/bus/pci/drivers/amdgpu\" $d/driver;"
+		 "ln -s \"$PWD/$d\" $d/drm/card0/device; ln -s \"$PWD/$d/drm/card0\" class/drm/card0;"
 		 "for i in 1 2; do mkdir -p devices/virtual/devcoredump/devcd$i;"
 		 " ln -s \"$PWD/devices/virtual/devcoredump/devcd$i\" class/devcoredump/devcd$i;"
 		 " ln -s \"$PWD/$d\" devices/virtual/devcoredump/devcd$i/failing_device; done;"
@@ -118,6 +120,14 @@ static void test_watch_once_then_triage_json(void **state)
 			     root, root, root), 0);
 	assert_non_null(strstr(out, "stored event 1"));
 	assert_non_null(strstr(out, "stored event 2"));
+	free(out);
+	/* --latest --device: the newest dump of that DRM node, devcd2 */
+	assert_int_equal(run(&out, "report --latest --device card0 --sysfs '%s' --json", root), 0);
+	o = parse_strict(out);
+	assert_string_equal(field(o, "what_happened", "process"), "ForzaHorizon5.e");
+	json_object_put(o);
+	free(out);
+	assert_int_equal(run(&out, "report --latest --device card7 --sysfs '%s'", root), 1);
 	free(out);
 	assert_int_equal(run(&out, "triage --json --store '%s/store'", root), 0);
 	o = parse_strict(out);
