@@ -192,6 +192,9 @@ static void test_json_parses_back(void **state)
 	assert_true(json_object_object_get_ex(v, "diagnostics", &diags));
 	assert_true(json_object_array_length(diags) >= 1);
 	assert_int_equal(strlen(get_str(root, "signature", NULL)), 16);
+	/* a dump alone names no recovery type: no outcome either */
+	assert_true(json_object_object_get_ex(root, "application_saw", &v));
+	assert_null(v);
 	json_object_put(root);
 	free(json);
 	gpurobust_coredump_free(d);

@@ -199,13 +199,16 @@ static int fill_json(json_object *root, const struct gpurobust_report *r,
 		err |= json_object_object_add(what, "vm_fault", NULL) ? -ENOMEM : 0;
 	}
 
-	saw = json_object_new_object();
-	err |= add(root, "application_saw", saw);
-	if (err)
-		return -ENOMEM;
 	if (r->mapped) {
+		saw = json_object_new_object();
+		err |= add(root, "application_saw", saw);
+		if (err)
+			return -ENOMEM;
 		err |= add(saw, "guilty", outcome_json(&r->guilty));
 		err |= add(saw, "innocent", outcome_json(&r->innocent));
+	} else {
+		/* JSON null: the recovery type, and so the outcome, is unknown */
+		err |= json_object_object_add(root, "application_saw", NULL) ? -ENOMEM : 0;
 	}
 	err |= add_str(root, "gpu_was_doing", r->doing);
 
