@@ -218,6 +218,7 @@ static void test_text_report_and_bad_arguments(void **state)
 	assert_non_null(strstr(out, "VRAM lost    yes"));
 	assert_non_null(strstr(out, "not recorded (kernel without the gpurobust series)"));
 	free(out);
+	gpurobust_report_free(r);
 	assert_int_equal(gpurobust_report_build(NULL, NULL, &r), -EINVAL);
 	assert_int_equal(gpurobust_report_print(NULL, NULL, stdout), -EINVAL);
 	assert_null(gpurobust_report_to_json(NULL, NULL));
