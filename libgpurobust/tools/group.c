@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "core/breadcrumbs/internal.h"
 #include "gpurobust/breadcrumbs-signature.h"
 #include "gpurobust/breadcrumbs.h"
 
@@ -150,8 +151,22 @@ static int load_dir(const char *dir, struct loaded *l)
 struct cluster {
 	uint32_t id;
 	size_t size;
-	size_t first;	/* a member, for the title */
+	size_t representative;	/* the member with the deepest active path */
+	uint32_t depth;
 };
+
+/* How deep the oldest active path of the report's guilty stream goes: a
+ * complete report titles its cluster better than a truncated one. */
+static uint32_t active_depth(const struct gpurobust_bc_report *r)
+{
+	int g = bc_guilty_stream(r);
+	uint32_t leaf;
+
+	if (g < 0)
+		return 0;
+	leaf = bc_oldest_active_leaf(&r->streams[g]);
+	return leaf == GPUROBUST_BC_NONE ? 0 : r->streams[g].nodes[leaf].depth + 1;
+}
 
 static int cmp_clusters(const void *a, const void *b)
 {
@@ -182,7 +197,7 @@ static void print_text(const struct loaded *l, const uint32_t *cluster_of,
 	for (size_t c = 0; c < n; c++) {
 		struct gpurobust_bc_signature sig;
 
-		title_of(l->reports[clusters[c].first], method, &sig);
+		title_of(l->reports[clusters[c].representative], method, &sig);
 		printf("\ncluster %zu: %zu report%s, signature %016llx\n  title: %s\n", c + 1,
 		       clusters[c].size, clusters[c].size == 1 ? "" : "s",
 		       (unsigned long long)sig.hash, sig.title);
@@ -210,7 +225,7 @@ static int print_json(const struct loaded *l, const uint32_t *cluster_of,
 		struct gpurobust_bc_signature sig;
 		char hash[20];
 
-		title_of(l->reports[clusters[c].first], method, &sig);
+		title_of(l->reports[clusters[c].representative], method, &sig);
 		snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)sig.hash);
 		json_object_object_add(o, "signature", json_object_new_string(hash));
 		json_object_object_add(o, "title", json_object_new_string(sig.title));
@@ -295,9 +310,14 @@ int cmd_group(int argc, char **argv)
 		goto out;
 	for (size_t c = 0; c < n; c++)
 		clusters[c].id = (uint32_t)c;
-	for (size_t i = l.count; i-- > 0;) {
-		clusters[cluster_of[i]].size++;
-		clusters[cluster_of[i]].first = i;
+	for (size_t i = 0; i < l.count; i++) {
+		struct cluster *c = &clusters[cluster_of[i]];
+		uint32_t depth = active_depth(l.reports[i]);
+
+		if (!c->size++ || depth > c->depth) {
+			c->representative = i;
+			c->depth = depth;
+		}
 	}
 	qsort(clusters, n, sizeof(*clusters), cmp_clusters);
 	if (json) {
