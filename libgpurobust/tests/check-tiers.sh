@@ -10,7 +10,8 @@
 #   lib-install  meson install --destdir, then an outside program built
 #                with pkg-config alone (suite 'install')
 #   lib-fuzz     every libFuzzer target under the clang build's fuzz/ dir,
-#                run for FUZZ_SECONDS each (default 20)
+#                sharing FUZZ_BUDGET seconds (default 120; at least 10 each,
+#                at most 20), or FUZZ_SECONDS each when that is set
 # Cases are counted from meson's logs: testlog.json for each test's result,
 # testlog.junit.xml for the TAP subtests inside it. A step that fails still
 # writes its result, counted as a failure. Exits non-zero if any tier failed.
@@ -19,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/libgpurobust
 build=$1
 results=$2
-fuzz_seconds=${FUZZ_SECONDS:-20}
+fuzz_budget=${FUZZ_BUDGET:-120}
 mkdir -p "$build" "$results"
 status=0
 
@@ -160,6 +161,15 @@ if CC=clang setup "$fuzz" -Dbuildtype=debug -Dtests=disabled -Dfuzz=true -Dwerro
 	compile "$fuzz"; then
 	passed=0 failed=0
 	targets=$(find "$fuzz/fuzz" -type f -perm -u+x 2>/dev/null | sort)
+	count=$(echo "$targets" | grep -c . || true)
+	# The tier's time stays bounded however many targets the parts add.
+	if [ -n "${FUZZ_SECONDS:-}" ]; then
+		fuzz_seconds=$FUZZ_SECONDS
+	else
+		fuzz_seconds=$(( fuzz_budget / (count ? count : 1) ))
+		[ "$fuzz_seconds" -gt 20 ] && fuzz_seconds=20
+		[ "$fuzz_seconds" -lt 10 ] && fuzz_seconds=10
+	fi
 	for target in $targets; do
 		name=$(basename "$target")
 		rel=$(dirname "${target#"$fuzz"/}")
