@@ -320,15 +320,15 @@ static void open_series(struct parser *ps, struct span name, unsigned int versio
 	new_raw(ps, &d->unknown, &d->n_unknown, &ps->unknown_cap, name, version);
 }
 
-static void open_section(struct parser *ps, enum section sec, size_t line)
+static void open_section(struct parser *ps, enum section sec)
 {
 	ps->sec = sec;
+	/* the pre-6.11 register list: kept raw, like an unknown section */
 	if (sec == SEC_REGISTERS) {
 		struct span name = { "AMDGPU register dumps", 21 };
 
 		new_raw(ps, &ps->d->unknown, &ps->d->n_unknown, &ps->unknown_cap, name, 0);
 	}
-	(void)line;
 }
 
 /* A line that starts a new block; false for content lines. */
@@ -366,7 +366,7 @@ static bool handle_title(struct parser *ps, struct span line)
 			close_block(ps, false);
 			close_raw(ps);
 			d->features |= titles[i].feature;
-			open_section(ps, titles[i].section, ps->r.lineno);
+			open_section(ps, titles[i].section);
 			return true;
 		}
 	}
