@@ -181,7 +181,7 @@ for patch in $(series_patches); do
 	dirs=$(sed -n -e 's,^+++ b/\(.*\)/[^/]*\.[ch]$,\1/,p' \
 		-e 's,^+++ b/\(.*\)/Makefile$,\1/,p' "$KDIR/patches/$patch" |
 		sed 's,^include/drm/$,drivers/gpu/drm/scheduler/,' |
-		grep '^drivers/' | grep -v '^drivers/gpu/drm/amd/' | sort -u)
+		grep '^drivers/' | grep -v '^drivers/gpu/drm/amd/' | sort -u | tr '\n' ' ')
 	log "build: after $patch: ${dirs:-nothing UML builds}"
 	# shellcheck disable=SC2086 # one make goal per directory
 	if [ -z "$dirs" ] ||
