@@ -264,6 +264,44 @@ static void test_ring_truncated_partial(void **state)
 	free(b.p);
 }
 
+/* Rings far larger than the 1 KiB chunks the parser counts newlines in:
+ * the blocks end exactly on the right line, complete or cut anywhere. */
+static void test_large_rings_located_exactly(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	gen_rings_612(&b, 3, 4096);
+	tb_printf(&b, "VRAM is lost due to GPU reset!\n");
+	d = parse(b.p, b.len);
+	assert_int_equal(d->n_rings, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(d->rings[i].n_dwords, 4096);
+		assert_int_equal(d->rings[i].dwords[4095], (uint32_t)(i << 16 | 4095));
+	}
+	assert_true(d->vram_lost);
+	assert_int_equal(d->n_diags, 0);
+	gpurobust_coredump_free(d);
+	for (size_t cut = 1000; cut < b.len; cut += 4093) {
+		size_t total = 0;
+
+		d = parse(b.p, cut);
+		assert_true(d->truncated);
+		for (size_t i = 0; i < d->n_rings; i++) {
+			for (size_t j = 0; j < d->rings[i].n_dwords; j++)
+				assert_int_equal(d->rings[i].dwords[j], (uint32_t)(i << 16 | j));
+			total += d->rings[i].n_dwords;
+		}
+		/* every complete dword line before the cut, at most one less */
+		assert_true(total <= 3 * 4096);
+		assert_false(d->vram_lost);
+		gpurobust_coredump_free(d);
+	}
+	free(b.p);
+}
+
 /* Every prefix of a dump with every section kind parses without a crash,
  * and is never reported as complete when cut inside a block. */
 static void test_D4_every_prefix(void **state)
@@ -321,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_D4_unknown_and_newer_sections),
 		cmocka_unit_test(test_D3_capture_truncated),
 		cmocka_unit_test(test_ring_truncated_partial),
+		cmocka_unit_test(test_large_rings_located_exactly),
 		cmocka_unit_test(test_D4_every_prefix),
 		cmocka_unit_test(test_garbage_is_diagnosed),
 		cmocka_unit_test(test_bad_arguments),

@@ -951,7 +951,8 @@ static int decode_block(struct gpurobust_coredump *d, const char *what, struct s
 	if (!*dwords)
 		return -ENOMEM;
 	line_reader_init(&r, text.p, text.n);
-	while (line_next(&r, &line)) {
+	/* a last line without its newline was cut: parsing said so already */
+	while (line_next(&r, &line) && !r.unterminated) {
 		uint64_t off = (uint64_t)*n * 4, val;
 		struct span s = line;
 		bool ok = true;

@@ -10,9 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 struct span {
 	const char *p;
@@ -60,52 +57,8 @@ static inline bool line_next(struct line_reader *r, struct span *line)
 
 /* Move @r past the next @n lines at once, without looking at them, and
  * return the bytes skipped in @skipped. Returns how many lines it passed:
- * fewer than @n at the end of the input. Dword blocks are most of a dump's
- * bytes; counting their newlines 16 bytes at a time keeps the parser near
- * the speed of `grep -c ''`. */
-static inline size_t line_skip(struct line_reader *r, size_t n, struct span *skipped)
-{
-	const char *p = r->pos;
-	size_t count = 0;
-
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-
-	while (count < n && r->end - p >= 16) {
-		unsigned int mask = (unsigned int)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
-
-		/* about one newline per 16 bytes: clearing bits beats popcount
-		 * without the POPCNT instruction */
-		for (; mask; mask &= mask - 1) {
-			if (++count == n) {
-				p += __builtin_ctz(mask) + 1;
-				goto done;
-			}
-		}
-		p += 16;
-	}
-#endif
-	while (count < n && p < r->end) {
-		const char *nl_at = memchr(p, '\n', (size_t)(r->end - p));
-
-		if (!nl_at) {
-			/* a last line without its newline: the input was cut */
-			p = r->end;
-			r->unterminated = true;
-			count++;
-			break;
-		}
-		p = nl_at + 1;
-		count++;
-	}
-done:
-	skipped->p = r->pos;
-	skipped->n = (size_t)(p - r->pos);
-	r->pos = p;
-	r->lineno += count;
-	return count;
-}
+ * fewer than @n at the end of the input (line-skip.c). */
+size_t line_skip(struct line_reader *r, size_t n, struct span *skipped);
 
 static inline bool span_eq(struct span s, const char *lit)
 {
