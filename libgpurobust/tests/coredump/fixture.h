@@ -7,14 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static inline char *fixture_read(const char *name, size_t *len)
+/* A whole file, NUL-terminated; NULL when it cannot be read. */
+static inline char *fixture_read_path(const char *path, size_t *len)
 {
-	char path[512];
 	FILE *f;
 	char *buf;
 	long n;
 
-	snprintf(path, sizeof(path), "%s/%s", FIXTURE_DIR, name);
 	f = fopen(path, "rb");
 	if (!f)
 		return NULL;
@@ -33,6 +32,14 @@ static inline char *fixture_read(const char *name, size_t *len)
 		*len = (size_t)n;
 	}
 	return buf;
+}
+
+static inline char *fixture_read(const char *name, size_t *len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURE_DIR, name);
+	return fixture_read_path(path, len);
 }
 
 #endif

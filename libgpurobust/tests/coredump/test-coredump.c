@@ -32,7 +32,7 @@ static struct gpurobust_coredump *parse(const char *text, size_t len)
 static struct gpurobust_coredump *parse_fixture(const char *name)
 {
 	struct gpurobust_coredump *d;
-	size_t len;
+	size_t len = 0;
 	char *text = fixture_read(name, &len);
 
 	assert_non_null(text);
