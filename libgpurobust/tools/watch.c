@@ -73,7 +73,7 @@ static bool seen_before(struct watch *w, const char *devcd)
 	return false;
 }
 
-/* Record one hang: @dump_path may be NULL for a reset without a dump. */
+/* Record one hang: @devcd may be NULL for a reset without a dump. */
 static int collect(struct watch *w, const char *devcd)
 {
 	struct crash_evidence ev = { 0 };
@@ -89,6 +89,11 @@ static int collect(struct watch *w, const char *devcd)
 	if (r)
 		fprintf(stderr, "gpurobust watch: no kernel log context (%s): %s\n", w->kmsg,
 			strerror(-r));
+	if (!ev.dump_text && !ev.log_text) {
+		fprintf(stderr, "gpurobust watch: a reset without a dump or a kernel log "
+			"is not stored\n");
+		return -ENODATA;
+	}
 	r = crash_evidence_build(&ev);
 	if (!r) {
 		se = (struct gpurobust_store_event){
