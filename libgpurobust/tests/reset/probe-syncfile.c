@@ -76,7 +76,7 @@ static int probe_matches(int fd, int error, unsigned int count, unsigned int act
 int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : NULL;
-	int timeline = -1, pending, done, merged;
+	int timeline = -1, other_timeline, pending, done, other, merged;
 	__u32 one = 1;
 
 	for (size_t i = 0; !path && i < sizeof(sw_sync_paths) / sizeof(sw_sync_paths[0]); i++)
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	printf("1..4\n# sw_sync timeline: %s\n", path);
+	printf("1..5\n# sw_sync timeline: %s\n", path);
 	pending = create_fence(timeline, 2);
 	done = create_fence(timeline, 1);
 	if (pending < 0 || done < 0) {
@@ -105,12 +105,23 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	check(probe_matches(done, 0, 1, 0), "L10 signalled fence carries no error");
-	merged = merge(pending, done);
-	check(merged >= 0 && probe_matches(merged, 0, 2, 1),
-	      "L10 merged sync_file lists every fence");
+	/* A merge keeps one fence per timeline, so the second fence comes
+	 * from a second timeline (every open of sw_sync makes one). */
+	other_timeline = open(path, O_RDWR | O_CLOEXEC);
+	other = other_timeline < 0 ? -1 : create_fence(other_timeline, 1);
+	merged = other < 0 ? -1 : merge(pending, other);
+	check(merged >= 0 && probe_matches(merged, 0, 2, 2),
+	      "L10 merged sync_file lists the fence of every timeline");
+	if (ioctl(other_timeline, SW_SYNC_IOC_INC, &one) == 0)
+		check(probe_matches(merged, 0, 2, 1),
+		      "L10 the probe sees one of two fences signal");
+	else
+		check(0, "SW_SYNC_IOC_INC on the second timeline");
 	check(gpurobust_syncfile_probe(timeline, &(struct gpurobust_fence_probe){ 0 }) == -ENOTTY,
 	      "L10 a sw_sync timeline is not a sync_file");
 	close(merged);
+	close(other);
+	close(other_timeline);
 	close(done);
 	close(pending);
 	close(timeline);
