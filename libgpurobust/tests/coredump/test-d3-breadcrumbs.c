@@ -109,7 +109,7 @@ static void test_D3_report_meta_cli_json(void **state)
 {
 	struct fixture *f = *state;
 	char dump_path[] = "/tmp/gpurobust-d3-dump-XXXXXX", meta_path[] = "/tmp/gpurobust-d3-meta-XXXXXX";
-	char *meta = gpurobust_bc_meta_to_json(f->meta), *out;
+	char *meta = gpurobust_bc_meta_to_json(f->meta), *out, expect[64];
 	int dfd = mkstemp(dump_path), mfd = mkstemp(meta_path);
 	json_object *o, *bc;
 
@@ -128,6 +128,12 @@ static void test_D3_report_meta_cli_json(void **state)
 	assert_int_equal(run(&out, "report '%s' --meta '%s'", dump_path, meta_path), 0);
 	assert_non_null(strstr(out, "What the GPU was doing\n  Draw 12\n"));
 	assert_non_null(strstr(out, "Breadcrumbs\n"));
+	free(out);
+	/* without the metadata the report says what is missing */
+	assert_int_equal(run(&out, "report '%s'", dump_path), 0);
+	snprintf(expect, sizeof(expect), "capture of %u bytes not decoded",
+		 BC_HEADER_SIZE + BC_RECORD_SIZE);
+	assert_non_null(strstr(out, expect));
 	free(out);
 	/* metadata that is not breadcrumb metadata: a clear error */
 	assert_int_equal(run(&out, "report '%s' --meta '%s'", dump_path, dump_path), 1);

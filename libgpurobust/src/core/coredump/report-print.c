@@ -92,6 +92,9 @@ int gpurobust_report_print(const struct gpurobust_report *r,
 	fprintf(out, "\nWhat the GPU was doing\n");
 	if (r->doing[0])
 		fprintf(out, "  %s\n", r->doing);
+	else if (dump && dump->features & GPUROBUST_CD_SERIES_CAPTURE)
+		fprintf(out, "  capture of %zu bytes not decoded: pass the breadcrumb metadata"
+			" the process saved (gpurobust report --meta)\n", dump->capture_len);
 	else
 		fprintf(out, "  no breadcrumbs (the process registered no capture buffer)\n");
 	if (dump)
