@@ -10,7 +10,8 @@
 #   RESULTS_DIR/kernel-build       the kunitconfigs agree with the top-level
 #                                  Kconfig; each patch builds on its own; no
 #                                  new W=1 or sparse warning in any object
-#                                  the series touches
+#                                  the series touches, and no new kernel-doc
+#                                  warning in any file it touches
 #   RESULTS_DIR/kernel-kunit-uml   the drm/sched KUnit tests under UML with
 #                                  KASAN, lockdep and list debugging
 # then runs kernel/scripts/kunit-amdgpu.sh (RESULTS_DIR/kernel-amdgpu) when
@@ -130,11 +131,26 @@ objs_config() {
 
 # touched_c: the .c files the whole series changes, that exist in the tree now.
 touched_c() {
+	touched '\.c'
+}
+
+# touched PATTERN: the files matching PATTERN the series changes, that exist
+# in the tree now.
+touched() {
 	for patch in $(series_patches); do
-		sed -n 's,^+++ b/\(.*\.c\)$,\1,p' "$KDIR/patches/$patch"
+		sed -n 's,^+++ b/,,p' "$KDIR/patches/$patch" | grep "$1\$"
 	done | sort -u | while read -r file; do
 		[ -f "$CHECK_TREE/$file" ] && echo "$file"
 	done
+}
+
+# kerneldoc NAME: kernel-doc -Wall warnings of every touched .c and .h file,
+# without line numbers, in $WORK/kerneldoc-NAME.
+kerneldoc() {
+	for file in $(touched '\.[ch]'); do
+		(cd "$CHECK_TREE" && perl scripts/kernel-doc -none -Wall "$file") 2>&1 |
+			sed 's,^\([^:]*\):[0-9]*:,\1:,'
+	done | sort -u > "$WORK/kerneldoc-$1"
 }
 
 # warnings NAME: rebuild every touched object with W=1 and sparse (C=1),
@@ -154,7 +170,7 @@ warnings() {
 	sort -u -o "$WORK/warnings-$1" "$WORK/warnings-$1"
 }
 
-log "build: W=1 and sparse on the base"
+log "build: W=1, sparse and kernel-doc on the base"
 lock_cache
 reset_worktree "$CHECK_TREE"
 unlock_cache
@@ -163,6 +179,7 @@ if ! objs_config; then
 	die "cannot configure $OBJS"
 fi
 warnings base
+kerneldoc base
 
 # Each patch on its own: apply it and rebuild, incrementally, every
 # directory it touches that UML can build (amdgpu cannot: its patches are
@@ -195,8 +212,20 @@ for patch in $(series_patches); do
 	fi
 done
 
-log "build: W=1 and sparse with the series"
+log "build: W=1, sparse and kernel-doc with the series"
 warnings series
+kerneldoc series
+for file in $(touched '\.[ch]'); do
+	new=$(comm -13 "$WORK/kerneldoc-base" "$WORK/kerneldoc-series" |
+		grep "^$file:" || true)
+	if [ -z "$new" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		log "build: new kernel-doc warnings in $file:"
+		echo "$new"
+	fi
+done
 for file in $(touched_c); do
 	new=$(comm -13 "$WORK/warnings-base" "$WORK/warnings-series" | grep "^$file:" || true)
 	if [ -z "$new" ]; then
