@@ -41,10 +41,16 @@ count() {
 }
 
 run_amdgpu_tier() {
-	if [ -x "$KDIR/scripts/kunit-amdgpu.sh" ]; then
-		log "running kernel/scripts/kunit-amdgpu.sh"
-		"$KDIR/scripts/kunit-amdgpu.sh" "$CHECK_TREE" "$RESULTS" || return 1
+	[ -x "$KDIR/scripts/kunit-amdgpu.sh" ] || return 0
+	log "running kernel/scripts/kunit-amdgpu.sh"
+	amdgpu_status=0
+	"$KDIR/scripts/kunit-amdgpu.sh" "$CHECK_TREE" "$RESULTS" || amdgpu_status=1
+	# Every other kernel-* file in RESULTS must be a "passed failed skipped"
+	# line for scripts/summarize.sh; keep the amdgpu log with the others.
+	if [ -f "$RESULTS/kernel-amdgpu.log" ]; then
+		mv "$RESULTS/kernel-amdgpu.log" "$WORK/kernel-amdgpu.log"
 	fi
+	return $amdgpu_status
 }
 
 log "kernel tier: base $KERNEL_VERSION, results in $RESULTS, logs in $WORK"
