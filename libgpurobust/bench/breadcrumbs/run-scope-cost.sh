@@ -7,17 +7,22 @@ set -eu
 bench=$1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# ir N [mirror]
 ir() {
 	valgrind --tool=callgrind --toggle-collect=record_scopes \
-		--callgrind-out-file="$out/cg.$1" "$bench" "$1" > "$out/stdout.$1" 2>"$out/log.$1"
-	sed -n 's/^summary: //p' "$out/cg.$1"
+		--callgrind-out-file="$out/cg.$1${2:-}" "$bench" "$1" ${2:-} \
+		> "$out/stdout.$1${2:-}" 2>"$out/log.$1${2:-}"
+	sed -n 's/^summary: //p' "$out/cg.$1${2:-}"
 }
 small=100000
 large=900000
-ir_small=$(ir $small)
-ir_large=$(ir $large)
 # Each run records its N scopes twice (warm-up, then steady state).
-echo "callgrind instructions per scope (push+pop, no-op emitter):" \
-	"$(awk -v a="$ir_small" -v b="$ir_large" -v d=$((2 * (large - small))) \
-		'BEGIN { printf "%.2f", (b - a) / d }')"
+per_scope() {
+	ir_small=$(ir $small ${1:-})
+	ir_large=$(ir $large ${1:-})
+	awk -v a="$ir_small" -v b="$ir_large" -v d=$((2 * (large - small))) \
+		'BEGIN { printf "%.2f", (b - a) / d }'
+}
+echo "callgrind instructions per scope (push+pop, no-op emitter): $(per_scope)"
+echo "the same with the metadata mirror (B3, 64 slots): $(per_scope mirror)"
 cat "$out/stdout.$large"

@@ -7,10 +7,12 @@
  *
  * record_scopes() does N push+pop pairs on a warm stream with an emitter
  * that does nothing, so Ir / N is the CPU cost of one scope, loop included.
- * Without valgrind it prints the memory and packet figures.
+ * Without valgrind it prints the memory and packet figures. A second
+ * argument "mirror" measures a pool that mirrors its metadata (B3).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/breadcrumbs/internal.h"
 #include "gpurobust/breadcrumbs-pm4.h"
@@ -42,12 +44,16 @@ static int dwords(enum gpurobust_bc_gfx_level level, enum gpurobust_bc_queue que
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000000;
+	/* "mirror": a 64 KiB pool that mirrors its metadata (B3), 64 scopes
+	 * per stream, as registered for the devcoredump. */
+	bool mirror = argc > 2 && !strcmp(argv[2], "mirror");
+	struct gpurobust_bc_pool_config cfg = { .size = 64 << 10, .mirror_scopes = 64 };
 	struct gpurobust_bc_emitter e = { .write = no_op_write };
 	struct gpurobust_bc_pool *pool;
 	struct gpurobust_bc_stream *s;
 	uint32_t name;
 
-	if (!n || gpurobust_bc_pool_create(NULL, &pool) ||
+	if (!n || gpurobust_bc_pool_create(mirror ? &cfg : NULL, &pool) ||
 	    gpurobust_bc_intern(pool, "Draw", &name) ||
 	    gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "bench", &e, &s))
 		return 1;

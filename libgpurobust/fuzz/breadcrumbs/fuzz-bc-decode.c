@@ -5,7 +5,10 @@
  * metadata of three streams (nested scopes, a finished stream, and one whose
  * record lies beyond small captures and which overflowed). Every report that
  * decodes is also printed and signed, so a state combination the decoder lets
- * through cannot crash what reads it.
+ * through cannot crash what reads it. Every input is decoded a second time
+ * without metadata, which reads the pool's own mirror of it from the bytes
+ * (seed-mirror: a 3-record pool with a 4-scope ring, one stream evicted
+ * past its ring, one that overflowed).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +62,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gpurobust_bc_report *report;
 
 	if (gpurobust_bc_decode(data, size, meta, &report) == 0) {
+		exercise(report);
+		gpurobust_bc_report_free(report);
+	}
+	/* The same bytes as a devcoredump of a dead process: the metadata
+	 * comes from the mirror in them (seed-mirror). */
+	if (gpurobust_bc_decode(data, size, NULL, &report) == 0) {
 		exercise(report);
 		gpurobust_bc_report_free(report);
 	}

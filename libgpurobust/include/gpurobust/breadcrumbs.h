@@ -78,6 +78,15 @@ struct gpurobust_bc_pool_config {
 	/* Scopes one stream may record before it overflows; 0 means
 	 * GPUROBUST_BC_DEFAULT_MAX_SCOPES. */
 	uint32_t max_scopes_per_stream;
+	/* Self-describing capture (B3): when not 0, the pool also mirrors the
+	 * interned names and the last mirror_scopes scopes of every stream
+	 * (rounded up to a power of two) into its memory after the records, so
+	 * that gpurobust_bc_decode() of a devcoredump needs no metadata saved
+	 * by the process. Each record then costs 48 + 16 * mirror_scopes bytes,
+	 * so size the pool to the hang-capture buffer it is registered as. */
+	uint32_t mirror_scopes;
+	/* Room for mirrored names; 0 means 4096 bytes when mirroring. */
+	uint32_t mirror_name_bytes;
 };
 
 struct gpurobust_bc_pool;
@@ -162,6 +171,9 @@ int gpurobust_bc_meta_from_json(const char *json, size_t len,
 
 /* Decodes marker memory (the pool's bytes, a copy, or the bytes of the
  * devcoredump's "User Capture v1" section) with its metadata into a report.
+ * With meta NULL the metadata comes from the pool's own mirror (see
+ * mirror_scopes): -ENODATA when the bytes hold none, -EBADMSG when it is
+ * damaged; a damaged scope log marks its stream invalid.
  * Never reads outside [bytes, bytes + len). A header that is not ours fails
  * with -EBADMSG, an unknown version with -EPROTONOSUPPORT, and metadata of
  * another pool with -ESTALE; a record scribbled by the GPU or cut off by the

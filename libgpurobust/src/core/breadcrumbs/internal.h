@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gpurobust/breadcrumbs.h"
 
@@ -30,6 +31,48 @@
 #define BC_RECORD_IN 4u
 #define BC_RECORD_OUT 8u
 
+/*
+ * Optional metadata mirror (B3), right after the records when the pool was
+ * created with mirror_scopes: the CPU copies what the decoder needs into the
+ * captured buffer itself, so a devcoredump decodes after the process died.
+ *
+ *   mirror +0  u32 magic "GRBM"
+ *          4   u32 scope slots per stream (power of two)
+ *          8   u32 name bytes (multiple of 4)
+ *         12   u32 names mirrored
+ *         16   u32 name bytes used
+ *         20   u32 names that did not fit
+ *         24   names: NUL-terminated, in id order
+ *         24 + name bytes: one slice per record, in record order
+ *
+ *   slice  +0  u32 tag, +4 scopes pushed, +8 scopes dropped,
+ *          +12 push sequence of the scope open at the first drop (0 = none),
+ *          +16 queue, +20 label's name id, +24 and +28 reserved, 0
+ *          +32 slots: u32 push sequence, name id, parent's push sequence
+ *              (0 = root), pop sequence (0 = open); scope k in slot
+ *              (k - 1) % slots
+ */
+#define BC_MIRROR_MAGIC 0x4d425247u	/* "GRBM" */
+#define BC_MIRROR_HEADER_SIZE 24u
+#define BC_MIRROR_DEFAULT_NAME_BYTES 4096u
+#define BC_MIRROR_MAX_SLOTS (1u << 16)
+#define BC_SLICE_HEADER_SIZE 32u
+#define BC_SLOT_SIZE 16u
+#define BC_SLICE_TAG 0u
+#define BC_SLICE_COUNT 4u
+#define BC_SLICE_DROPPED 8u
+#define BC_SLICE_OVERFLOW_PARENT 12u
+#define BC_SLICE_QUEUE 16u
+#define BC_SLICE_LABEL 20u
+#define BC_SLOT_PUSH 0u
+#define BC_SLOT_NAME 4u
+#define BC_SLOT_PARENT 8u
+#define BC_SLOT_POP 12u
+
+/* Parent of a mirrored scope whose parent fell out of the ring: the decoder
+ * hangs it under one "earlier scopes not mirrored" node. */
+#define BC_PARENT_EVICTED (GPUROBUST_BC_NONE - 1)
+
 /* CPU-side record of one scope. Its push sequence is its index + 1, so it is
  * not stored; pop_seq is 0 while the scope is open. */
 struct bc_scope {
@@ -47,6 +90,11 @@ struct bc_meta_stream {
 	struct bc_scope *scopes;
 	uint32_t dropped;
 	uint32_t overflow_parent;	/* scope open at the first drop, or NONE */
+	/* Only from a mirror: scopes that fell out of its ring before
+	 * scopes[0] (push sequence of scopes[i] is evicted + i + 1), and why
+	 * the mirrored log cannot be trusted, or NULL. */
+	uint32_t evicted;
+	const char *broken;
 };
 
 struct gpurobust_bc_meta {
@@ -75,6 +123,12 @@ struct gpurobust_bc_stream {
 		      enum gpurobust_bc_write_mode mode);
 	void *write_ctx;
 	uint64_t in_va, out_va;
+	uint8_t *mirror;		/* this record's slice, or NULL */
+	uint32_t mirror_mask;		/* ring slots - 1 */
+	/* Scopes below this index have left the mirror's ring (it may be
+	 * negative); INT64_MAX when not mirroring, so that pop needs one
+	 * compare either way. */
+	int64_t mirror_floor;
 
 	uint32_t dropped;
 	uint32_t overflow_parent;
@@ -107,6 +161,10 @@ struct gpurobust_bc_pool {
 	uint32_t *free_records;		/* stack of free record indices */
 	uint32_t free_count;
 	struct bc_intern intern;
+	uint8_t *mirror;		/* mirror header in map, or NULL */
+	uint32_t mirror_slots;
+	uint32_t mirror_name_bytes;
+	uint32_t mirror_names, mirror_name_used, mirror_names_lost;
 	struct gpurobust_bc_stream *streams;
 };
 
@@ -117,12 +175,17 @@ static inline uint32_t bc_read_le32(const uint8_t *p)
 	       (uint32_t)p[3] << 24;
 }
 
+/* One store on little-endian hosts: the mirror writes it on the hot path. */
 static inline void bc_write_le32(uint8_t *p, uint32_t v)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, sizeof(v));
+#else
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
+#endif
 }
 
 /* Report construction shared by the decoder and the JSON reader. */
@@ -141,5 +204,9 @@ uint32_t bc_oldest_active_leaf(const struct gpurobust_bc_stream_report *stream);
 int bc_guilty_stream(const struct gpurobust_bc_report *report);
 
 void bc_meta_stream_fini(struct bc_meta_stream *stream);
+
+/* Metadata read back from a pool's mirror: -ENODATA when the bytes hold no
+ * mirror, -EBADMSG when its header or names are damaged. */
+int bc_meta_from_mirror(const uint8_t *bytes, size_t len, struct gpurobust_bc_meta **meta_out);
 
 #endif

@@ -34,12 +34,87 @@ static uint32_t fresh_pool_id(const void *pool)
 	return id ? id : 1;
 }
 
+/*
+ * The mirror (B3) keeps the last `slots` scopes of each stream, a ring, and
+ * not the first ones: a hang report needs the scopes around the point where
+ * the GPU stopped, which are the newest ones, and a ring needs no decision
+ * about when to stop mirroring. The ancestors of a deep scope may fall out of
+ * a small ring; the decoder then shows them as one "not mirrored" node, and
+ * the "in" counter still says how far the GPU got. Fixed slices per record
+ * keep the hot path free of locks and atomics across streams.
+ */
+static size_t slice_size(uint32_t slots)
+{
+	return BC_SLICE_HEADER_SIZE + (size_t)slots * BC_SLOT_SIZE;
+}
+
+static int mirror_layout(const struct gpurobust_bc_pool_config *config, size_t size,
+			 uint32_t *slots_out, uint32_t *name_bytes_out, uint64_t *records_out)
+{
+	uint32_t slots = 1, name_bytes = config->mirror_name_bytes ?
+					 config->mirror_name_bytes : BC_MIRROR_DEFAULT_NAME_BYTES;
+	size_t fixed;
+
+	if (config->mirror_scopes > BC_MIRROR_MAX_SLOTS || name_bytes > UINT32_MAX - 3)
+		return -EINVAL;
+	while (slots < config->mirror_scopes)
+		slots *= 2;
+	name_bytes = (name_bytes + 3) & ~3u;
+	fixed = BC_HEADER_SIZE + BC_MIRROR_HEADER_SIZE + (size_t)name_bytes;
+	if (size < fixed + BC_RECORD_SIZE + slice_size(slots))
+		return -EINVAL;
+	*slots_out = slots;
+	*name_bytes_out = name_bytes;
+	*records_out = (size - fixed) / (BC_RECORD_SIZE + slice_size(slots));
+	return 0;
+}
+
+static void mirror_init(struct gpurobust_bc_pool *pool, uint32_t slots, uint32_t name_bytes)
+{
+	pool->mirror = pool->map + BC_HEADER_SIZE + (size_t)pool->record_count * BC_RECORD_SIZE;
+	pool->mirror_slots = slots;
+	pool->mirror_name_bytes = name_bytes;
+	memset(pool->mirror, 0, BC_MIRROR_HEADER_SIZE + (size_t)name_bytes +
+	       (size_t)pool->record_count * slice_size(slots));
+	bc_write_le32(pool->mirror + 0, BC_MIRROR_MAGIC);
+	bc_write_le32(pool->mirror + 4, slots);
+	bc_write_le32(pool->mirror + 8, name_bytes);
+}
+
+/* Names are appended in id order; once one does not fit, none after it is
+ * mirrored either, so that a mirrored name's index stays its id. The counts
+ * live in the pool and are only written to the map: nothing is read back
+ * from memory a GPU could scribble. */
+static void mirror_name(struct gpurobust_bc_pool *pool, uint32_t id, const char *name)
+{
+	uint8_t *h = pool->mirror;
+	size_t bytes = strlen(name) + 1;
+
+	if (pool->mirror_names != id ||
+	    bytes > pool->mirror_name_bytes - pool->mirror_name_used) {
+		bc_write_le32(h + 20, ++pool->mirror_names_lost);
+		return;
+	}
+	memcpy(h + BC_MIRROR_HEADER_SIZE + pool->mirror_name_used, name, bytes);
+	pool->mirror_name_used += (uint32_t)bytes;
+	bc_write_le32(h + 16, pool->mirror_name_used);
+	bc_write_le32(h + 12, ++pool->mirror_names);
+}
+
+static uint8_t *mirror_slice(struct gpurobust_bc_pool *pool, uint32_t record)
+{
+	return pool->mirror + BC_MIRROR_HEADER_SIZE + pool->mirror_name_bytes +
+	       (size_t)record * slice_size(pool->mirror_slots);
+}
+
 GPUROBUST_EXPORT int gpurobust_bc_pool_create(const struct gpurobust_bc_pool_config *config,
 					      struct gpurobust_bc_pool **pool_out)
 {
 	struct gpurobust_bc_pool *pool;
 	size_t size = config && config->size ? config->size : GPUROBUST_BC_DEFAULT_POOL_SIZE;
+	uint32_t slots = 0, name_bytes = 0;
 	uint64_t records;
+	int ret;
 
 	if (!pool_out)
 		return -EINVAL;
@@ -49,6 +124,11 @@ GPUROBUST_EXPORT int gpurobust_bc_pool_create(const struct gpurobust_bc_pool_con
 	if (config && (config->gpu_va & 3))
 		return -EINVAL;
 	records = (size - BC_HEADER_SIZE) / BC_RECORD_SIZE;
+	if (config && config->mirror_scopes) {
+		ret = mirror_layout(config, size, &slots, &name_bytes, &records);
+		if (ret)
+			return ret;
+	}
 	if (records > UINT32_MAX - 1)
 		records = UINT32_MAX - 1;
 
@@ -90,6 +170,8 @@ GPUROBUST_EXPORT int gpurobust_bc_pool_create(const struct gpurobust_bc_pool_con
 	bc_write_le32(pool->map + 4, BC_VERSION | BC_RECORD_SIZE << 16);
 	bc_write_le32(pool->map + 8, pool->record_count);
 	bc_write_le32(pool->map + 12, pool->pool_id);
+	if (slots)
+		mirror_init(pool, slots, name_bytes);
 	*pool_out = pool;
 	return 0;
 }
@@ -141,6 +223,7 @@ static int intern_grow(struct bc_intern *t)
 	return 0;
 }
 
+/* Returns 1 when the name is new, 0 when it was interned before. */
 static int intern_locked(struct bc_intern *t, const char *name, uint32_t *id_out)
 {
 	uint32_t b;
@@ -170,7 +253,17 @@ static int intern_locked(struct bc_intern *t, const char *name, uint32_t *id_out
 	t->names[t->count] = copy;
 	t->buckets[b] = t->count + 1;
 	*id_out = t->count++;
-	return 0;
+	return 1;
+}
+
+/* Interns under the pool lock and mirrors a new name. */
+static int pool_intern_locked(struct gpurobust_bc_pool *pool, const char *name, uint32_t *id_out)
+{
+	int ret = intern_locked(&pool->intern, name, id_out);
+
+	if (ret == 1 && pool->mirror)
+		mirror_name(pool, *id_out, name);
+	return ret < 0 ? ret : 0;
 }
 
 GPUROBUST_EXPORT int gpurobust_bc_intern(struct gpurobust_bc_pool *pool, const char *name,
@@ -181,7 +274,7 @@ GPUROBUST_EXPORT int gpurobust_bc_intern(struct gpurobust_bc_pool *pool, const c
 	if (!pool || !name || !id_out)
 		return -EINVAL;
 	pthread_mutex_lock(&pool->lock);
-	ret = intern_locked(&pool->intern, name, id_out);
+	ret = pool_intern_locked(pool, name, id_out);
 	pthread_mutex_unlock(&pool->lock);
 	return ret;
 }
@@ -198,6 +291,7 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 						struct gpurobust_bc_stream **stream_out)
 {
 	struct gpurobust_bc_stream *s;
+	uint32_t label_id = 0;
 	uint64_t record_va;
 
 	if (!stream_out)
@@ -220,6 +314,12 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 		free(s);
 		return -ENOSPC;
 	}
+	if (pool->mirror && pool_intern_locked(pool, s->label, &label_id)) {
+		pthread_mutex_unlock(&pool->lock);
+		free(s->label);
+		free(s);
+		return -ENOMEM;
+	}
 	s->record = pool->free_records[--pool->free_count];
 	s->next = pool->streams;
 	if (pool->streams)
@@ -237,6 +337,13 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 	s->limit = pool->max_scopes;
 	s->current = GPUROBUST_BC_NONE;
 	s->overflow_parent = GPUROBUST_BC_NONE;
+	s->mirror_floor = INT64_MAX;
+	if (pool->mirror) {
+		s->mirror = mirror_slice(pool, s->record);
+		s->mirror_mask = pool->mirror_slots - 1;
+		bc_write_le32(s->mirror + BC_SLICE_QUEUE, queue);
+		bc_write_le32(s->mirror + BC_SLICE_LABEL, label_id);
+	}
 	*stream_out = s;
 	return 0;
 }
@@ -250,6 +357,8 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_destroy(struct gpurobust_bc_stream *s)
 	pool = s->pool;
 	pthread_mutex_lock(&pool->lock);
 	memset(record_ptr(pool, s->record), 0, BC_RECORD_SIZE);
+	if (s->mirror)
+		memset(s->mirror, 0, BC_SLICE_HEADER_SIZE);
 	pool->free_records[pool->free_count++] = s->record;
 	if (s->prev)
 		s->prev->next = s->next;
@@ -285,6 +394,13 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 	bc_write_le32(rec + BC_RECORD_TAG, s->tag);
 	bc_write_le32(rec + BC_RECORD_IN, 0);
 	bc_write_le32(rec + BC_RECORD_OUT, 0);
+	if (s->mirror) {
+		s->mirror_floor = 0;
+		bc_write_le32(s->mirror + BC_SLICE_TAG, s->tag);
+		bc_write_le32(s->mirror + BC_SLICE_COUNT, 0);
+		bc_write_le32(s->mirror + BC_SLICE_DROPPED, 0);
+		bc_write_le32(s->mirror + BC_SLICE_OVERFLOW_PARENT, 0);
+	}
 	/* The CPU zeroing above covers the first submission; the GPU preamble
 	 * covers every resubmission of the same recording. */
 	s->write(s->write_ctx, s->in_va, 0, GPUROBUST_BC_WRITE_RESET);
@@ -313,12 +429,24 @@ static bool stream_grow(struct gpurobust_bc_stream *s)
 static inline void record_push(struct gpurobust_bc_stream *s, uint32_t index, uint32_t name_id)
 {
 	struct bc_scope *scope = &s->scopes[index];
+	uint32_t parent = s->current;
 
 	scope->name = name_id;
-	scope->parent = s->current;
+	scope->parent = parent;
 	scope->pop_seq = 0;
 	s->current = index;
 	s->count = index + 1;
+	if (s->mirror) {
+		uint8_t *slot = s->mirror + BC_SLICE_HEADER_SIZE +
+				(size_t)(index & s->mirror_mask) * BC_SLOT_SIZE;
+
+		s->mirror_floor = (int64_t)index - s->mirror_mask;
+		bc_write_le32(slot + BC_SLOT_PUSH, index + 1);
+		bc_write_le32(slot + BC_SLOT_NAME, name_id);
+		bc_write_le32(slot + BC_SLOT_PARENT, parent + 1);
+		bc_write_le32(slot + BC_SLOT_POP, 0);
+		bc_write_le32(s->mirror + BC_SLICE_COUNT, index + 1);
+	}
 	s->write(s->write_ctx, s->in_va, index + 1, GPUROBUST_BC_WRITE_IN);
 }
 
@@ -333,6 +461,10 @@ static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, u
 	if (!s->dropped)
 		s->overflow_parent = s->current;
 	s->dropped++;
+	if (s->mirror) {
+		bc_write_le32(s->mirror + BC_SLICE_DROPPED, s->dropped);
+		bc_write_le32(s->mirror + BC_SLICE_OVERFLOW_PARENT, s->overflow_parent + 1);
+	}
 	s->overflow_depth++;
 	s->ready = 0;
 }
@@ -370,6 +502,11 @@ GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
 	scope = &s->scopes[s->current];
 	seq = ++s->pop_count;
 	scope->pop_seq = seq;
+	/* Only while the scope is still in the ring: its slot may hold a newer
+	 * scope by now. */
+	if ((int64_t)s->current >= s->mirror_floor)
+		bc_write_le32(s->mirror + BC_SLICE_HEADER_SIZE + BC_SLOT_POP +
+			      (size_t)(s->current & s->mirror_mask) * BC_SLOT_SIZE, seq);
 	s->current = scope->parent;
 	s->write(s->write_ctx, s->out_va, seq, GPUROBUST_BC_WRITE_OUT);
 }
