@@ -7,7 +7,8 @@
 # Its tests run the real amdgpu contexts, jobs, schedulers and ioctls on a fake
 # device (drivers/gpu/drm/amd/amdgpu/tests/). amdgpu cannot be built for UML, so
 # kunit.py builds an x86_64 kernel from kernel/kunit/amdgpu.kunitconfig and
-# boots it in qemu-system-x86_64 (with KVM when /dev/kvm is usable).
+# boots it in qemu-system-x86_64. No KVM: on this machine's nested KVM the
+# kernel hangs while decompressing; under TCG the tests take seconds.
 #
 # The build directory is kept in the cache, keyed by the base commit, the
 # kunitconfig and TREE's path, so a rerun only rebuilds what the series
@@ -37,16 +38,11 @@ rm -f "$build/test.log"
 # Paths relative to the cache root let ccache reuse objects across trees.
 export CCACHE_BASEDIR="$CACHE_ROOT" CCACHE_NOHASHDIR=1
 
-set --
-if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-	set -- --qemu_args=-enable-kvm
-fi
-
 log "amdgpu KUnit: building and running $tree in $build"
 status=0
 (cd "$tree" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 	--kunitconfig="$kunitconfig" --build_dir="$build" --jobs=2 \
-	--make_options "CC=$MAKE_CC" --json="$results/kernel-amdgpu.json" "$@") \
+	--make_options "CC=$MAKE_CC" --json="$results/kernel-amdgpu.json") \
 	> "$results/kernel-amdgpu.log" 2>&1 || status=$?
 
 if [ ! -s "$build/test.log" ]; then
