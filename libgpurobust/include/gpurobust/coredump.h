@@ -120,6 +120,16 @@ struct gpurobust_cd_reset {
 	size_t n_innocents;
 };
 
+/* One "**** User Capture v1 ****" section (D3). A file registers up to
+ * AMDGPU_HANG_CAPTURE_MAX_BOS (4) buffers, so a dump has up to 4 of them. */
+#define GPUROBUST_CD_MAX_CAPTURES 4
+struct gpurobust_cd_capture {
+	uint8_t *data;
+	size_t len;		/* bytes read; less than size when cut short */
+	size_t size;		/* the section's "size:" line */
+	size_t line;		/* 1-based line of the section title */
+};
+
 /* Severity of a diagnostic. */
 enum gpurobust_cd_severity {
 	GPUROBUST_CD_NOTE = 0,	/* something skipped on purpose, e.g. a newer section version */
@@ -171,7 +181,9 @@ struct gpurobust_coredump {
 	/* The series' sections. */
 	struct gpurobust_cd_reset reset;	/* when features has SERIES_RESET */
 	struct gpurobust_cd_ring hang_ring;	/* when features has SERIES_HANG_RING */
-	uint8_t *capture;			/* D3 buffer, when SERIES_CAPTURE */
+	/* The first User Capture section (captures[0]); kept for callers that
+	 * read one buffer. */
+	uint8_t *capture;
 	size_t capture_len;
 
 	struct gpurobust_cd_raw *unknown;	/* sections kept raw (D4) */
@@ -180,6 +192,10 @@ struct gpurobust_coredump {
 	struct gpurobust_cd_diag *diags;
 	size_t n_diags;
 	bool truncated;		/* the input ended inside a section */
+
+	/* Every User Capture section, in dump order (D3). */
+	struct gpurobust_cd_capture *captures;
+	size_t n_captures;
 };
 
 /**

@@ -119,6 +119,21 @@ static inline void gen_ibs_71(struct textbuf *b)
 	tb_printf(b, "\nIB #%d 0x%llx %d dw\n", 1, 0x800300000ULL, 16);
 }
 
+/* A "User Capture v1" section in the kernel printer's layout (see
+ * kernel/fixtures/series-d4-full-reset.devcoredump): 8 dwords a line. */
+static inline void gen_capture(struct textbuf *b, const uint8_t *capture, size_t capture_len)
+{
+	tb_printf(b, "**** User Capture v1 ****\n");
+	tb_printf(b, "size: %zu\n", capture_len);
+	for (size_t i = 0; i < capture_len; i += 4) {
+		uint32_t dw = 0;
+
+		for (size_t k = 0; k < 4 && i + k < capture_len; k++)
+			dw |= (uint32_t)capture[i + k] << (8 * k);
+		tb_printf(b, "%08x%s", dw, (i / 4) % 8 == 7 || i + 4 >= capture_len ? "\n" : " ");
+	}
+}
+
 /* The series' sections, per Documentation/uapi.md. */
 static inline void gen_series(struct textbuf *b, const uint8_t *capture, size_t capture_len)
 {
@@ -139,18 +154,8 @@ static inline void gen_series(struct textbuf *b, const uint8_t *capture, size_t 
 	tb_printf(b, "size: %u\n", 2u);
 	tb_printf(b, "0x%x \t 0x%x\n", 0, 0xc0032200u);
 	tb_printf(b, "0x%x \t 0x%x\n", 4, 0x1u);
-	if (capture) {
-		tb_printf(b, "**** User Capture v1 ****\n");
-		tb_printf(b, "size: %zu\n", capture_len);
-		for (size_t i = 0; i < capture_len; i += 4) {
-			uint32_t dw = 0;
-
-			for (size_t k = 0; k < 4 && i + k < capture_len; k++)
-				dw |= (uint32_t)capture[i + k] << (8 * k);
-			tb_printf(b, "0x%08x%s", dw,
-				  (i / 4) % 8 == 7 || i + 4 >= capture_len ? "\n" : " ");
-		}
-	}
+	if (capture)
+		gen_capture(b, capture, capture_len);
 }
 
 #endif

@@ -95,6 +95,41 @@ static void test_fixture_612_printer_truncated(void **state)
 	gpurobust_coredump_free(d);
 }
 
+/* Real dump of a 6.19 kernel (SOC and HW IP version lines, a newer printer
+ * than 6.12's first one), posted to amd-gfx as an excerpt that leaves out
+ * the section titles and everything after the page fault block. */
+static void test_fixture_619_printer_abridged(void **state)
+{
+	struct gpurobust_coredump *d =
+		parse_fixture("gen619-amd-gfx-rx9060xt-2026-03.devcoredump");
+
+	(void)state;
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_6_12);
+	assert_int_equal(d->format_version, 1);
+	assert_string_equal(d->kernel, "6.19.8-zen1-1-zen");
+	assert_string_equal(d->module, "amdgpu");
+	assert_int_equal(d->time_sec, 3054);
+	assert_int_equal(d->time_nsec, 167340782);
+	/* no process_name line: the job had no task info */
+	assert_string_equal(d->process, "");
+	assert_int_equal(d->pid, 0);
+	assert_true(d->features & GPUROBUST_CD_SOC_INFO);
+	assert_int_equal(d->pci_device_id, 30096);	/* 0x7590, Navi 44 */
+	assert_int_equal(d->family, 152);		/* AMDGPU_FAMILY_GC_12_0_0 */
+	assert_int_equal(d->ip_type, 2);		/* AMDGPU_HW_IP_DMA */
+	assert_string_equal(d->timeout_ring, "sdma0");
+	assert_true(d->features & GPUROBUST_CD_PAGE_FAULT);
+	assert_false(d->fault_mmhub);
+	assert_int_equal(d->fault_addr, 0);
+	assert_int_equal(d->fault_status, 0);
+	assert_false(d->vram_lost);
+	assert_int_equal(d->n_rings, 0);
+	assert_int_equal(d->n_ibs, 0);
+	assert_false(d->truncated);
+	assert_int_equal(d->n_diags, 0);
+	gpurobust_coredump_free(d);
+}
+
 /* Generated 6.12 dump with IP dump and ring contents. */
 static void test_612_rings_and_ip_dump_generated(void **state)
 {
@@ -353,6 +388,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_early_printer),
 		cmocka_unit_test(test_fixture_612_printer_truncated),
+		cmocka_unit_test(test_fixture_619_printer_abridged),
 		cmocka_unit_test(test_612_rings_and_ip_dump_generated),
 		cmocka_unit_test(test_ib_dump_generated),
 		cmocka_unit_test(test_D1_D2_D3_series_sections_generated),

@@ -25,6 +25,7 @@
 #include "core/breadcrumbs/internal.h"
 #include "dumpgen.h"
 #include "fake-gpu.h"
+#include "fixture.h"
 #include "run-tool.h"
 
 static struct fake_ib gfx;
@@ -109,9 +110,9 @@ static void test_D3_report_meta_cli_json(void **state)
 {
 	struct fixture *f = *state;
 	char dump_path[] = "/tmp/gpurobust-d3-dump-XXXXXX", meta_path[] = "/tmp/gpurobust-d3-meta-XXXXXX";
-	char *meta = gpurobust_bc_meta_to_json(f->meta), *out, expect[64];
+	char *meta = gpurobust_bc_meta_to_json(f->meta), *out, expect[96];
 	int dfd = mkstemp(dump_path), mfd = mkstemp(meta_path);
-	json_object *o, *bc;
+	json_object *o, *caps, *bc;
 
 	assert_non_null(meta);
 	assert_int_equal(write(dfd, f->dump.p, f->dump.len), (ssize_t)f->dump.len);
@@ -122,16 +123,18 @@ static void test_D3_report_meta_cli_json(void **state)
 	o = parse_strict(out);
 	assert_string_equal(json_object_get_string(json_object_object_get(o, "gpu_was_doing")),
 			    "Draw 12");
-	assert_true(json_object_object_get_ex(o, "breadcrumbs", &bc));
+	assert_true(json_object_object_get_ex(o, "captures", &caps));
+	bc = json_object_array_get_idx(caps, 0);
+	assert_true(json_object_object_get_ex(bc, "breadcrumbs", NULL));
 	json_object_put(o);
 	free(out);
 	assert_int_equal(run(&out, "report '%s' --meta '%s'", dump_path, meta_path), 0);
 	assert_non_null(strstr(out, "What the GPU was doing\n  Draw 12\n"));
-	assert_non_null(strstr(out, "Breadcrumbs\n"));
+	assert_non_null(strstr(out, "User Capture 1 of 1"));
 	free(out);
-	/* without the metadata the report says what is missing */
+	/* without the metadata (the pool mirrors nothing) the report says so */
 	assert_int_equal(run(&out, "report '%s'", dump_path), 0);
-	snprintf(expect, sizeof(expect), "capture of %u bytes not decoded",
+	snprintf(expect, sizeof(expect), "User Capture 1 of 1 (%u bytes): no breadcrumbs in the dump",
 		 BC_HEADER_SIZE + BC_RECORD_SIZE);
 	assert_non_null(strstr(out, expect));
 	free(out);
@@ -143,12 +146,86 @@ static void test_D3_report_meta_cli_json(void **state)
 	free(meta);
 }
 
+/* The capture is self-describing when the pool mirrors its scopes (B3):
+ * `gpurobust report` decodes it from the dump alone. The dump is the series'
+ * printer output (kernel/fixtures) with the pool's bytes as a second User
+ * Capture section, as a file that registered two buffers would get. */
+static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
+{
+	char dump_path[] = "/tmp/gpurobust-d3-mirror-XXXXXX", *out, *fixture;
+	struct gpurobust_bc_pool_config cfg = {
+		.size = 4096, .gpu_va = FAKE_GPU_VA, .mirror_scopes = 8, .mirror_name_bytes = 256,
+	};
+	struct gpurobust_bc_pool *pool;
+	struct gpurobust_bc_stream *s;
+	struct gpurobust_bc_emitter e;
+	struct textbuf dump = { 0 };
+	json_object *o, *caps, *c;
+	uint8_t *map = calloc(1, 4096);
+	size_t me, len = 0;
+	int fd;
+
+	(void)state;
+	fixture = fixture_read_path(KERNEL_FIXTURE_DIR "/series-d4-full-reset.devcoredump", &len);
+	if (!fixture)
+		skip();
+	assert_non_null(map);
+	cfg.cpu_map = map;
+	assert_int_equal(gpurobust_bc_pool_create(&cfg, &pool), 0);
+	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX11, .queue = GPUROBUST_BC_QUEUE_GFX };
+	e = fake_ib_emitter(&gfx);
+	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "main", &e, &s),
+			 0);
+	gpurobust_bc_stream_begin(s);
+	gpurobust_bc_push(s, intern(pool, "Frame"));
+	gpurobust_bc_push(s, intern(pool, "Shadows"));
+	gpurobust_bc_push(s, intern(pool, "Draw 12"));
+	me = fake_ib_mark(&gfx);
+	gpurobust_bc_pop(s);
+	gpurobust_bc_pop(s);
+	gpurobust_bc_pop(s);
+	fake_gpu_run(&gfx, me, 2, map, FAKE_GPU_VA);
+
+	tb_printf(&dump, "%s", fixture);
+	gen_capture(&dump, map, 4096);
+	fd = mkstemp(dump_path);
+	assert_int_equal(write(fd, dump.p, dump.len), (ssize_t)dump.len);
+	close(fd);
+
+	assert_int_equal(run(&out, "report '%s'", dump_path), 0);
+	assert_non_null(strstr(out, "What the GPU was doing\n  Draw 12\n"));
+	assert_non_null(strstr(out, "User Capture 1 of 2 (4096 bytes): no breadcrumbs (not a"));
+	assert_non_null(strstr(out, "User Capture 2 of 2 (4096 bytes): breadcrumbs\n"));
+	assert_non_null(strstr(out, "Draw 12"));
+	free(out);
+	assert_int_equal(run(&out, "report '%s' --json", dump_path), 0);
+	o = parse_strict(out);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "gpu_was_doing")),
+			    "Draw 12");
+	assert_true(json_object_object_get_ex(o, "captures", &caps));
+	assert_int_equal(json_object_array_length(caps), 2);
+	c = json_object_array_get_idx(caps, 0);
+	assert_false(json_object_object_get_ex(c, "breadcrumbs", NULL));
+	c = json_object_array_get_idx(caps, 1);
+	assert_true(json_object_object_get_ex(c, "breadcrumbs", NULL));
+	json_object_put(o);
+	free(out);
+
+	unlink(dump_path);
+	gpurobust_bc_stream_destroy(s);
+	gpurobust_bc_pool_destroy(pool);
+	free(dump.p);
+	free(fixture);
+	free(map);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_D3_B2_capture_titles_and_signs_the_report,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_D3_report_meta_cli_json, setup, teardown),
+		cmocka_unit_test(test_D3_report_decodes_mirrored_capture_without_meta),
 	};
 
 	return cmocka_run_group_tests_name("d3-breadcrumbs", tests, NULL, NULL);

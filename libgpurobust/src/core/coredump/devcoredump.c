@@ -75,10 +75,8 @@ struct parser {
 	} block;
 	struct gpurobust_cd_raw *raw;	/* IP block or unknown section being kept */
 	size_t raw_cap;
-	size_t capture_cap;
-	size_t capture_size;		/* "size:" of the user capture */
+	struct gpurobust_cd_capture *capture;	/* the user capture being read */
 	size_t rings_cap, ibs_cap, ip_cap, unknown_cap, innocent_cap;
-	size_t capture_line;		/* where the user capture started */
 };
 
 /* Grow *@arr so that it holds at least @need elements of @size bytes. */
@@ -280,6 +278,48 @@ static bool series_title(struct span line, struct span *name, unsigned int *vers
 	return true;
 }
 
+/* A capture that stopped short of its size: data is missing. */
+static void finish_capture(struct parser *ps, const char *where)
+{
+	struct gpurobust_cd_capture *c = ps->capture;
+
+	ps->capture = NULL;
+	if (!c || !c->data || c->len >= c->size)
+		return;
+	diag(ps, GPUROBUST_CD_ERROR, c->line, "User Capture: %zu of %zu bytes before %s",
+	     c->len, c->size, where);
+}
+
+/* Up to GPUROBUST_CD_MAX_CAPTURES "User Capture" sections, one per buffer
+ * the guilty file registered (D3); more means a corrupt dump. */
+static void open_capture(struct parser *ps, unsigned int version, size_t line)
+{
+	struct gpurobust_coredump *d = ps->d;
+
+	if (d->n_captures >= GPUROBUST_CD_MAX_CAPTURES) {
+		diag(ps, GPUROBUST_CD_WARNING, line,
+		     "User Capture section %zu ignored (a file registers at most %d)",
+		     d->n_captures + 1, GPUROBUST_CD_MAX_CAPTURES);
+		ps->sec = SEC_SKIP;
+		return;
+	}
+	if (version > 1)
+		diag(ps, GPUROBUST_CD_NOTE, line, "User Capture v%u: reading the v1 keys only",
+		     version);
+	/* the array never exceeds GPUROBUST_CD_MAX_CAPTURES: allocate it once */
+	if (!d->captures) {
+		d->captures = calloc(GPUROBUST_CD_MAX_CAPTURES, sizeof(*d->captures));
+		if (!d->captures) {
+			ps->oom = 1;
+			return;
+		}
+	}
+	d->features |= GPUROBUST_CD_SERIES_CAPTURE;
+	ps->sec = SEC_SERIES_CAPTURE;
+	ps->capture = &d->captures[d->n_captures++];
+	ps->capture->line = line;
+}
+
 static void open_series(struct parser *ps, struct span name, unsigned int version,
 			size_t line)
 {
@@ -297,6 +337,10 @@ static void open_series(struct parser *ps, struct span name, unsigned int versio
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
 		if (!span_eq(name, known[i].name) || version < 1)
 			continue;
+		if (known[i].sec == SEC_SERIES_CAPTURE) {
+			open_capture(ps, version, line);
+			return;
+		}
 		if (d->features & known[i].feature) {
 			diag(ps, GPUROBUST_CD_WARNING, line,
 			     "second %s section ignored", known[i].name);
@@ -309,10 +353,8 @@ static void open_series(struct parser *ps, struct span name, unsigned int versio
 		ps->sec = known[i].sec;
 		if (ps->sec == SEC_SERIES_RESET) {
 			d->reset.version = version;
-		} else if (ps->sec == SEC_SERIES_HANG_RING) {
-			ps->ring = &d->hang_ring;
 		} else {
-			ps->capture_size = 0;
+			ps->ring = &d->hang_ring;
 		}
 		return;
 	}
@@ -354,6 +396,7 @@ static bool handle_title(struct parser *ps, struct span line)
 	if (line.n >= 6 && line.p[0] == '*' && series_title(line, &name, &version)) {
 		close_block(ps, false);
 		close_raw(ps);
+		finish_capture(ps, "the next section");
 		open_series(ps, name, version, ps->r.lineno);
 		return true;
 	}
@@ -438,6 +481,21 @@ static void copy_str(char *dst, size_t size, struct span v)
 	span_copy(span_trim(v), dst, size);
 }
 
+static void soc_line(struct parser *ps, struct span line)
+{
+	struct gpurobust_coredump *d = ps->d;
+	struct span s = line;
+	int64_t v;
+
+	if (take_lit(&s, "SOC Device id: ") && take_dec(&s, &v) && v >= 0 && v <= UINT32_MAX)
+		d->pci_device_id = (uint32_t)v;
+	else if (take_lit(&s, "SOC PCI Revision id: ") && take_dec(&s, &v) && v >= 0 &&
+		 v <= UINT32_MAX)
+		d->pci_revision = (uint32_t)v;
+	else if (take_lit(&s, "SOC Family: ") && take_dec(&s, &v) && v >= 0 && v <= UINT32_MAX)
+		d->family = (uint32_t)v;
+}
+
 static void header_line(struct parser *ps, struct span line)
 {
 	struct gpurobust_coredump *d = ps->d;
@@ -469,22 +527,11 @@ static void header_line(struct parser *ps, struct span line)
 		if (pid.p && take_dec(&pid, &v) && v >= 0 && v <= INT32_MAX)
 			d->pid = (int32_t)v;
 		copy_str(d->process, sizeof(d->process), name);
+	} else if (take_lit(&s, "SOC ")) {
+		/* an abridged dump that lost the "SOC Information" title */
+		soc_line(ps, line);
+		d->features |= GPUROBUST_CD_SOC_INFO;
 	}
-}
-
-static void soc_line(struct parser *ps, struct span line)
-{
-	struct gpurobust_coredump *d = ps->d;
-	struct span s = line;
-	int64_t v;
-
-	if (take_lit(&s, "SOC Device id: ") && take_dec(&s, &v) && v >= 0 && v <= UINT32_MAX)
-		d->pci_device_id = (uint32_t)v;
-	else if (take_lit(&s, "SOC PCI Revision id: ") && take_dec(&s, &v) && v >= 0 &&
-		 v <= UINT32_MAX)
-		d->pci_revision = (uint32_t)v;
-	else if (take_lit(&s, "SOC Family: ") && take_dec(&s, &v) && v >= 0 && v <= UINT32_MAX)
-		d->family = (uint32_t)v;
 }
 
 static void ring_timeout_line(struct parser *ps, struct span line)
@@ -758,27 +805,26 @@ static void series_hang_ring_line(struct parser *ps, struct span line)
 
 static void series_capture_line(struct parser *ps, struct span line)
 {
-	struct gpurobust_coredump *d = ps->d;
+	struct gpurobust_cd_capture *c = ps->capture;
 	struct span s = line, key, v;
 	uint64_t x;
 
 	if (!line.n)
 		return;
-	if (!d->capture && key_value(line, &key, &v) && span_eq(key, "size")) {
+	if (!c->data && key_value(line, &key, &v) && span_eq(key, "size")) {
 		if (!take_u64_any(v, &x) || x > 65536) {
 			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
 			     "User Capture: bad size (the cap is 65536)");
 			ps->sec = SEC_SKIP;
 			return;
 		}
-		ps->capture_size = (size_t)x;
-		d->capture = calloc(1, x ? x : 1);
-		if (!d->capture)
+		c->size = (size_t)x;
+		c->data = calloc(1, x ? x : 1);
+		if (!c->data)
 			ps->oom = 1;
-		ps->capture_line = ps->r.lineno;
 		return;
 	}
-	if (!d->capture) {
+	if (!c->data) {
 		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "User Capture: data before size");
 		return;
 	}
@@ -789,13 +835,13 @@ static void series_capture_line(struct parser *ps, struct span line)
 			return;
 		}
 		for (int i = 0; i < 4; i++) {
-			if (d->capture_len >= ps->capture_size) {
+			if (c->len >= c->size) {
 				if (x >> (8 * i))
 					diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
 					     "User Capture: more data than its size");
 				return;
 			}
-			d->capture[d->capture_len++] = (uint8_t)(x >> (8 * i));
+			c->data[c->len++] = (uint8_t)(x >> (8 * i));
 		}
 	}
 }
@@ -912,12 +958,13 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 		return -ENOMEM;
 	}
 	close_block(&ps, true);
-	if (ps.sec == SEC_SERIES_CAPTURE && ps.d->capture &&
-	    ps.d->capture_len < ps.capture_size) {
+	if (ps.sec == SEC_SERIES_CAPTURE && ps.capture && ps.capture->data &&
+	    ps.capture->len < ps.capture->size)
 		ps.d->truncated = true;
-		diag(&ps, GPUROBUST_CD_ERROR, ps.capture_line,
-		     "User Capture: %zu of %zu bytes before the end of the input",
-		     ps.d->capture_len, ps.capture_size);
+	finish_capture(&ps, "the end of the input");
+	if (ps.d->n_captures) {
+		ps.d->capture = ps.d->captures[0].data;
+		ps.d->capture_len = ps.d->captures[0].len;
 	}
 	if (ps.r.unterminated) {
 		ps.d->truncated = true;
@@ -1041,7 +1088,9 @@ void gpurobust_coredump_free(struct gpurobust_coredump *d)
 	free(d->ibs);
 	free(d->hang_ring.dwords);
 	free(d->reset.innocents);
-	free(d->capture);
+	for (size_t i = 0; i < d->n_captures; i++)
+		free(d->captures[i].data);
+	free(d->captures);
 	free(d->diags);
 	free(d);
 }

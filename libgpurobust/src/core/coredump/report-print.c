@@ -93,8 +93,8 @@ int gpurobust_report_print(const struct gpurobust_report *r,
 	if (r->doing[0])
 		fprintf(out, "  %s\n", r->doing);
 	else if (dump && dump->features & GPUROBUST_CD_SERIES_CAPTURE)
-		fprintf(out, "  capture of %zu bytes not decoded: pass the breadcrumb metadata"
-			" the process saved (gpurobust report --meta)\n", dump->capture_len);
+		fprintf(out, "  no breadcrumb path decoded from %zu User Capture section%s\n",
+			dump->n_captures, dump->n_captures == 1 ? "" : "s");
 	else
 		fprintf(out, "  no breadcrumbs (the process registered no capture buffer)\n");
 	if (dump)
