@@ -146,18 +146,11 @@ fi
 # --- lib-fuzz: clang, libFuzzer, ASan+UBSan ---
 # Every object gets coverage hooks (fuzzer-no-link), so the fuzzers see into
 # the library code they drive, not only into their own entry points.
-# src/meson.build links the shared library with --no-undefined, which clang's
-# static sanitizer runtime cannot satisfy in a shared object; so the build
-# takes the runtime's shared form (-shared-libsan, found through an rpath,
-# with the libm its static fuzzer runtime needs), and ASan is told not to
-# insist on coming first in the load order.
 fuzz=$build/lib-fuzz
 log "lib-fuzz: building $fuzz"
-san_rt=$(dirname "$(clang -print-file-name=libclang_rt.asan-x86_64.so)")
 if CC=clang setup "$fuzz" -Dbuildtype=debug -Dtests=disabled -Dfuzz=true -Dwerror=false \
 	-Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link \
-	"-Dc_link_args=['-shared-libsan', '-Wl,-rpath,$san_rt',
-			'-Wl,--push-state,--no-as-needed,-lm,--pop-state']" &&
+	-Dc_link_args=[] &&
 	compile "$fuzz"; then
 	passed=0 failed=0
 	targets=$(find "$fuzz/fuzz" -type f -perm -u+x 2>/dev/null | sort)
@@ -180,7 +173,7 @@ if CC=clang setup "$fuzz" -Dbuildtype=debug -Dtests=disabled -Dfuzz=true -Dwerro
 			[ -d "$dir" ] && { seeds=$dir; break; }
 		done
 		# shellcheck disable=SC2086 # no seeds means no argument
-		if ASAN_OPTIONS=verify_asan_link_order=0 UBSAN_OPTIONS=halt_on_error=1 \
+		if UBSAN_OPTIONS=halt_on_error=1 \
 			"$target" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 \
 			"$corpus" $seeds > "$fuzz.$name.log" 2>&1; then
 			passed=$((passed + 1))

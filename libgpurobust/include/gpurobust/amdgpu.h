@@ -11,6 +11,7 @@
 #define GPUROBUST_AMDGPU_H
 
 #include <amdgpu.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gpurobust/reset.h"
@@ -40,9 +41,15 @@ struct gpurobust_amdgpu_info {
  * and reads its QUERY_STATE2 flags: AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET
  * (Documentation/uapi.md) means per-context semantics, its absence "legacy".
  *
+ * A kernel with the series refuses new contexts to a file that caused too
+ * many soft recoveries (K8, amdgpu.soft_recovery_ban): amdgpu_cs_ctx_create()
+ * fails with -EPERM. That is not an open failure: the device opens with
+ * per-context semantics (only the series bans) and
+ * gpurobust_amdgpu_is_banned() says so.
+ *
  * Return: 0; -ENODEV when the node is not driven by amdgpu; the -errno of
  * open(), drmGetVersion(), amdgpu_device_initialize(), amdgpu_cs_ctx_create()
- * or amdgpu_cs_query_reset_state2() otherwise.
+ * (other than -EPERM) or amdgpu_cs_query_reset_state2() otherwise.
  */
 int gpurobust_amdgpu_open(const char *path, struct gpurobust_amdgpu_device **out);
 
@@ -65,6 +72,25 @@ int gpurobust_amdgpu_get_info(const struct gpurobust_amdgpu_device *dev,
 /* The semantics to pass to gpurobust_ctx_create(); LEGACY for NULL. */
 enum gpurobust_semantics
 gpurobust_amdgpu_semantics(const struct gpurobust_amdgpu_device *dev);
+
+/* True when the kernel refused this file a new context with -EPERM (K8):
+ * every later amdgpu_cs_ctx_create() on it fails the same way, so a
+ * driver reports the device lost for good instead of retrying. */
+bool gpurobust_amdgpu_is_banned(const struct gpurobust_amdgpu_device *dev);
+
+struct gpurobust_gpuvm_fault;	/* gpurobust/report.h */
+
+/**
+ * gpurobust_amdgpu_query_gpuvm_fault() - the device's last VM fault
+ * @dev: the device
+ * @out: the AMDGPU_INFO_GPUVM_FAULT answer, for gpurobust_device_fault_fill()
+ *
+ * Return: 0; -EOPNOTSUPP when the kernel predates the query (KMS 3.55,
+ * Linux 6.10); -ENODATA when it recorded no fault (address and status 0);
+ * -EINVAL for NULL pointers; the -errno of amdgpu_query_info() otherwise.
+ */
+int gpurobust_amdgpu_query_gpuvm_fault(const struct gpurobust_amdgpu_device *dev,
+				       struct gpurobust_gpuvm_fault *out);
 
 /* The libdrm handle, for creating contexts; owned by @dev. */
 amdgpu_device_handle gpurobust_amdgpu_handle(const struct gpurobust_amdgpu_device *dev);

@@ -185,8 +185,9 @@ struct gpurobust_device_identity {
 /**
  * gpurobust_device_fault_fill() - fill VK_EXT_device_fault data for a hang
  * @report: the report, for the description; may be NULL
- * @vm_fault: the AMDGPU_INFO_GPUVM_FAULT answer, or NULL when the kernel
- *            is older than 6.10 or reported no fault (addr 0 and status 0)
+ * @vm_fault: the AMDGPU_INFO_GPUVM_FAULT answer from
+ *            gpurobust_amdgpu_query_gpuvm_fault(), or NULL when that
+ *            failed (a kernel older than 6.10, or no fault recorded)
  * @identity: the device, for the vendor binary header
  * @dump_text: the devcoredump text to embed, or NULL for none
  * @dump_len: its length

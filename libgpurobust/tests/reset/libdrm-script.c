@@ -10,6 +10,8 @@
 #include "libdrm-script.h"
 #include "test-helpers.h"
 
+int script_kms_minor = 59;
+
 drmVersionPtr drmGetVersion(int fd)
 {
 	const char *driver = mock_ptr_type(const char *);
@@ -21,7 +23,7 @@ drmVersionPtr drmGetVersion(int fd)
 	}
 	v = calloc(1, sizeof(*v));
 	v->version_major = 3;
-	v->version_minor = 59;
+	v->version_minor = script_kms_minor;
 	v->name = strdup(driver);
 	v->name_len = (int)strlen(driver);
 	return v;
@@ -52,6 +54,18 @@ int amdgpu_cs_ctx_create(amdgpu_device_handle dev, amdgpu_context_handle *ctx)
 {
 	assert_ptr_equal(dev, FAKE_DEVICE);
 	*ctx = FAKE_CTX;
+	return mock_type(int);
+}
+
+int amdgpu_query_info(amdgpu_device_handle dev, unsigned int info_id, unsigned int size,
+		      void *value)
+{
+	const void *answer = mock_ptr_type(const void *);
+
+	assert_ptr_equal(dev, FAKE_DEVICE);
+	check_expected(info_id);
+	check_expected(size);
+	memcpy(value, answer, size);
 	return mock_type(int);
 }
 

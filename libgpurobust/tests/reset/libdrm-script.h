@@ -14,6 +14,9 @@
  *   amdgpu_cs_query_fence_status  expired, then return value
  *   amdgpu_cs_wait_fences     expect_value(count), status, return value
  *   drmSyncobjExportSyncFile  errno (0: a pipe fd, which is no sync_file)
+ *   amdgpu_query_info         expect_value(info_id, size), the answer's bytes
+ *                             (const void *), return value
+ * drmGetVersion reports KMS 3.<script_kms_minor>, 3.59 unless a test sets it.
  */
 #include <stdint.h>
 
@@ -21,5 +24,7 @@
 
 #define FAKE_DEVICE ((amdgpu_device_handle)(uintptr_t)0x1000)
 #define FAKE_CTX ((amdgpu_context_handle)(uintptr_t)0x2000)
+
+extern int script_kms_minor;
 
 #endif

@@ -7,10 +7,12 @@
  * call an error names.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "backend/amdgpu/device.h"
 #include "common/amdgpu-uapi.h"
 #include "gpurobust/amdgpu.h"
+#include "gpurobust/report.h"
 #include "gpurobust/syncfile.h"
 #include "libdrm-script.h"
 #include "test-helpers.h"
@@ -172,6 +174,85 @@ static void test_L10_syncobj_probe_reports_export_errno(void **state)
 	assert_int_equal(gpurobust_syncobj_probe(0, 7, &probe), -ENOTTY);
 }
 
+/* K8: a file the series banned after repeated soft recoveries gets -EPERM
+ * for every new context. The probe's context is refused too; that is the
+ * ban, not an open failure, and only the series bans. */
+static void test_K8_banned_file_opens_with_per_ctx_semantics(void **state)
+{
+	struct gpurobust_amdgpu_device *dev = NULL;
+	struct gpurobust_amdgpu_info info;
+
+	will_return(drmGetVersion, "amdgpu");
+	will_return(amdgpu_device_initialize, 0);
+	will_return(amdgpu_cs_ctx_create, -EPERM);
+	assert_int_equal(gpurobust_amdgpu_open("/dev/null", &dev), 0);
+	assert_true(gpurobust_amdgpu_is_banned(dev));
+	assert_int_equal(gpurobust_amdgpu_get_info(dev, &info), 0);
+	assert_int_equal(info.semantics, GPUROBUST_SEMANTICS_PER_CTX);
+	gpurobust_amdgpu_close(dev);
+
+	dev = open_scripted(0);
+	assert_false(gpurobust_amdgpu_is_banned(dev));
+	gpurobust_amdgpu_close(dev);
+	assert_false(gpurobust_amdgpu_is_banned(NULL));
+}
+
+static void expect_gpuvm_fault_query(const void *answer, int ret)
+{
+	expect_value(amdgpu_query_info, info_id, 0x23);	/* AMDGPU_INFO_GPUVM_FAULT */
+	expect_value(amdgpu_query_info, size, 16);
+	will_return(amdgpu_query_info, answer);
+	will_return(amdgpu_query_info, ret);
+}
+
+/* AMDGPU_INFO_GPUVM_FAULT feeds the VK_EXT_device_fault data: a write fault
+ * (RW bit 18 of the status) on gfxhub becomes one WRITE_INVALID address. */
+static void test_gpuvm_fault_query_fills_device_fault(void **state)
+{
+	struct gpurobust_amdgpu_device *dev = open_scripted(AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET);
+	/* the uAPI layout: u64 addr, u32 status, u32 vmhub */
+	const struct { uint64_t addr; uint32_t status, vmhub; } fault = {
+		0x800012340000ull, 0x00040a40u, 0,
+	}, none = { 0 };
+	struct gpurobust_device_identity id = { .vendor_id = 0x1002, .device_id = 0x7590 };
+	struct gpurobust_gpuvm_fault f;
+	struct gpurobust_device_fault out;
+
+	expect_gpuvm_fault_query(&fault, 0);
+	assert_int_equal(gpurobust_amdgpu_query_gpuvm_fault(dev, &f), 0);
+	assert_int_equal(f.addr, 0x800012340000ull);
+	assert_int_equal(f.status, 0x00040a40u);
+	assert_int_equal(f.vmhub, 0);
+	assert_int_equal(gpurobust_device_fault_fill(NULL, &f, &id, NULL, 0, &out), 0);
+	assert_int_equal(out.address_count, 1);
+	assert_int_equal(out.address.reportedAddress, 0x800012340000ull);
+	assert_int_equal(out.address.addressType, VK_DEVICE_FAULT_ADDRESS_TYPE_WRITE_INVALID_EXT);
+	free(out.vendor_binary);
+
+	/* no fault recorded, and a query the ioctl refused */
+	expect_gpuvm_fault_query(&none, 0);
+	assert_int_equal(gpurobust_amdgpu_query_gpuvm_fault(dev, &f), -ENODATA);
+	expect_gpuvm_fault_query(&none, -EACCES);
+	assert_int_equal(gpurobust_amdgpu_query_gpuvm_fault(dev, &f), -EACCES);
+	assert_int_equal(gpurobust_amdgpu_query_gpuvm_fault(NULL, &f), -EINVAL);
+	assert_int_equal(gpurobust_amdgpu_query_gpuvm_fault(dev, NULL), -EINVAL);
+	gpurobust_amdgpu_close(dev);
+}
+
+/* Before KMS 3.55 (Linux 6.10) the query does not exist: the helper says
+ * so without asking, since the kernel's -EINVAL would read as a bad call. */
+static void test_gpuvm_fault_query_needs_kms_3_55(void **state)
+{
+	struct gpurobust_amdgpu_device *dev;
+	struct gpurobust_gpuvm_fault f;
+
+	script_kms_minor = 54;
+	dev = open_scripted(0);
+	script_kms_minor = 59;
+	assert_int_equal(gpurobust_amdgpu_query_gpuvm_fault(dev, &f), -EOPNOTSUPP);
+	gpurobust_amdgpu_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +264,9 @@ int main(void)
 		cmocka_unit_test(test_L1_wait_fence_returns_the_fence_error),
 		cmocka_unit_test(test_L9_wait_timeout_is_not_an_error),
 		cmocka_unit_test(test_L10_syncobj_probe_reports_export_errno),
+		cmocka_unit_test(test_K8_banned_file_opens_with_per_ctx_semantics),
+		cmocka_unit_test(test_gpuvm_fault_query_fills_device_fault),
+		cmocka_unit_test(test_gpuvm_fault_query_needs_kms_3_55),
 	};
 
 	return cmocka_run_group_tests_name("reset-amdgpu", tests, NULL, NULL);

@@ -16,12 +16,7 @@
 #include "backend/amdgpu/device.h"
 #include "common/amdgpu-uapi.h"
 #include "common/export.h"
-
-struct gpurobust_amdgpu_device {
-	int fd;
-	amdgpu_device_handle handle;
-	struct gpurobust_amdgpu_info info;
-};
+#include "gpurobust/report.h"
 
 static int read_version(int fd, struct amdgpu_open_report *report)
 {
@@ -50,6 +45,15 @@ static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 	int r;
 
 	r = amdgpu_cs_ctx_create(dev->handle, &fresh);
+	/* Only the series refuses a normal-priority context with -EPERM: the
+	 * file was banned after repeated soft recoveries (K8,
+	 * amdgpu.soft_recovery_ban). Such a kernel has per-context semantics;
+	 * the device stays usable for queries and dumps. */
+	if (r == -EPERM) {
+		dev->banned = true;
+		dev->info.semantics = GPUROBUST_SEMANTICS_PER_CTX;
+		return 0;
+	}
 	if (r) {
 		report->failed_call = "amdgpu_cs_ctx_create";
 		return r;
@@ -166,4 +170,33 @@ GPUROBUST_EXPORT amdgpu_device_handle
 gpurobust_amdgpu_handle(const struct gpurobust_amdgpu_device *dev)
 {
 	return dev ? dev->handle : NULL;
+}
+
+GPUROBUST_EXPORT bool gpurobust_amdgpu_is_banned(const struct gpurobust_amdgpu_device *dev)
+{
+	return dev && dev->banned;
+}
+
+GPUROBUST_EXPORT int gpurobust_amdgpu_query_gpuvm_fault(const struct gpurobust_amdgpu_device *dev,
+							 struct gpurobust_gpuvm_fault *out)
+{
+	struct amdgpu_info_gpuvm_fault_uapi raw = { 0 };
+	int r;
+
+	if (!dev || !out)
+		return -EINVAL;
+	/* An older kernel rejects the unknown query with -EINVAL, which would
+	 * read as a bad argument: decide by the interface version instead. */
+	if (dev->info.version_major < 3 ||
+	    (dev->info.version_major == 3 && dev->info.version_minor < AMDGPU_GPUVM_FAULT_KMS_MINOR))
+		return -EOPNOTSUPP;
+	r = amdgpu_query_info(dev->handle, AMDGPU_INFO_GPUVM_FAULT, sizeof(raw), &raw);
+	if (r)
+		return r;
+	if (!raw.addr && !raw.status)
+		return -ENODATA;
+	out->addr = raw.addr;
+	out->status = raw.status;
+	out->vmhub = raw.vmhub;
+	return 0;
 }

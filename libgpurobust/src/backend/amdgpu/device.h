@@ -2,7 +2,32 @@
 #ifndef GPUROBUST_BACKEND_AMDGPU_DEVICE_H
 #define GPUROBUST_BACKEND_AMDGPU_DEVICE_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "gpurobust/amdgpu.h"
+
+/* AMDGPU_INFO_GPUVM_FAULT (Linux 6.10, KMS 3.55): the device's last VM
+ * fault. libdrm 2.4.114's amdgpu_drm.h predates it, so this is a copy of
+ * the uAPI (struct drm_amdgpu_info_gpuvm_fault). */
+#ifndef AMDGPU_INFO_GPUVM_FAULT
+#define AMDGPU_INFO_GPUVM_FAULT 0x23
+#endif
+#define AMDGPU_GPUVM_FAULT_KMS_MINOR 55
+
+struct amdgpu_info_gpuvm_fault_uapi {
+	uint64_t addr;
+	uint32_t status;
+	uint32_t vmhub;
+};
+
+struct gpurobust_amdgpu_device {
+	int fd;
+	amdgpu_device_handle handle;
+	struct gpurobust_amdgpu_info info;
+	/* amdgpu_cs_ctx_create() said -EPERM: the series banned this file (K8) */
+	bool banned;
+};
 
 /* What the probe learnt, also when it failed: enough for an error message
  * that names the device, the driver and the failing call. */
