@@ -95,101 +95,9 @@ static int latest_in_store(const char *store, char *path, size_t size)
 	return snprintf(path, size, "%s/%s", dir, best) < (int)size ? 0 : -ENAMETOOLONG;
 }
 
-/* What the breadcrumb decoder made of one User Capture section (D3). */
-struct capture_result {
-	struct gpurobust_bc_report *bc;	/* NULL when nothing decoded */
-	int status;			/* 0, or gpurobust_bc_decode()'s errno */
-};
-
-static const char *capture_status(int status)
-{
-	switch (status) {
-	case 0: return "breadcrumbs";
-	/* our header, but no mirrored names: only --meta can decode it */
-	case -ENODATA: return "no breadcrumbs in the dump (pool without mirror_scopes; use --meta)";
-	case -EBADMSG: return "no breadcrumbs (not a breadcrumb buffer, or a damaged one)";
-	case -EPROTONOSUPPORT: return "breadcrumbs of an unknown version";
-	case -ESTALE: return "breadcrumbs of another pool than --meta describes";
-	}
-	return strerror(-status);
-}
-
-static int read_meta(const char *path, struct gpurobust_bc_meta **meta)
-{
-	size_t len;
-	char *json;
-	int r = crash_read_file(path, &json, &len);
-
-	if (r) {
-		fprintf(stderr, "gpurobust report: %s: %s\n", path, strerror(-r));
-		return r;
-	}
-	r = gpurobust_bc_meta_from_json(json, len, meta);
-	free(json);
-	if (r)
-		fprintf(stderr, "gpurobust report: %s: not breadcrumb metadata (%s)\n", path,
-			strerror(-r));
-	return r;
-}
-
-/* Decode every User Capture section: from the dump alone (the capture is
- * self-describing when the pool mirrors its scopes), or with the metadata
- * the process saved (--meta). The first capture that decodes titles and
- * signs the report. Captures that hold no breadcrumbs are reported, not
- * errors; --meta that decodes none of them is. */
-static int decode_captures(const char *meta_path, const struct gpurobust_coredump *dump,
-			   struct gpurobust_report *report, struct capture_result **out)
-{
-	struct gpurobust_bc_meta *meta = NULL;
-	struct capture_result *res;
-	bool attached = false;
-	int r = 0;
-
-	*out = NULL;
-	if (!dump || !dump->n_captures) {
-		if (!meta_path)
-			return 0;
-		fprintf(stderr, "gpurobust report: the dump has no User Capture section to decode\n");
-		return -ENOENT;
-	}
-	if (meta_path && (r = read_meta(meta_path, &meta)))
-		return r;
-	res = calloc(dump->n_captures, sizeof(*res));
-	if (!res) {
-		gpurobust_bc_meta_free(meta);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < dump->n_captures && !r; i++) {
-		const struct gpurobust_cd_capture *c = &dump->captures[i];
-
-		res[i].status = gpurobust_bc_decode(c->data, c->len, meta, &res[i].bc);
-		if (res[i].status == -ENOMEM)
-			r = -ENOMEM;
-		else if (!res[i].status && !attached) {
-			r = gpurobust_report_attach_breadcrumbs(report, res[i].bc);
-			attached = true;
-		}
-	}
-	gpurobust_bc_meta_free(meta);
-	if (!r && meta_path && !attached) {
-		fprintf(stderr, "gpurobust report: no capture decodes with %s (%s)\n", meta_path,
-			capture_status(res[0].status));
-		r = -EBADMSG;
-	}
-	*out = res;
-	return r;
-}
-
-static void free_captures(struct capture_result *res, size_t n)
-{
-	for (size_t i = 0; res && i < n; i++)
-		gpurobust_bc_report_free(res[i].bc);
-	free(res);
-}
-
 /* The "captures" array: each section's size and what it held. */
 static json_object *captures_json(const struct gpurobust_coredump *dump,
-				  const struct capture_result *res)
+				  const struct crash_capture *res)
 {
 	json_object *arr = json_object_new_array();
 
@@ -204,7 +112,7 @@ static json_object *captures_json(const struct gpurobust_coredump *dump,
 		json_object_object_add(c, "size", json_object_new_uint64(dump->captures[i].size));
 		json_object_object_add(c, "bytes", json_object_new_uint64(dump->captures[i].len));
 		json_object_object_add(c, "status",
-				       json_object_new_string(capture_status(res[i].status)));
+				       json_object_new_string(crash_capture_status(res[i].status)));
 		if (res[i].bc) {
 			bc_text = gpurobust_bc_report_to_json(res[i].bc);
 			tree = bc_text ? json_tokener_parse(bc_text) : NULL;
@@ -223,7 +131,7 @@ fail:
 
 static int print_json(const struct gpurobust_report *report,
 		      const struct gpurobust_coredump *dump,
-		      const struct capture_result *captures)
+		      const struct crash_capture *captures)
 {
 	char *text = gpurobust_report_to_json(report, dump);
 	json_object *root = text ? json_tokener_parse(text) : NULL, *arr;
@@ -249,13 +157,13 @@ out:
 
 /* One block per User Capture section, with its breadcrumb tree. */
 static int print_captures(const struct gpurobust_coredump *dump,
-			  const struct capture_result *captures)
+			  const struct crash_capture *captures)
 {
 	int r = 0;
 
 	for (size_t i = 0; i < dump->n_captures && !r; i++) {
 		printf("\nUser Capture %zu of %zu (%zu bytes): %s\n", i + 1, dump->n_captures,
-		       dump->captures[i].len, capture_status(captures[i].status));
+		       dump->captures[i].len, crash_capture_status(captures[i].status));
 		if (captures[i].bc)
 			r = gpurobust_bc_report_print(captures[i].bc, stdout, 0);
 	}
@@ -307,7 +215,6 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
 	struct crash_evidence ev = { 0 };
-	struct capture_result *captures = NULL;
 	char latest[PATH_MAX];
 	int r = parse_args(argc, argv, &a);
 
@@ -328,22 +235,17 @@ int cmd_report(int argc, char **argv)
 	r = crash_evidence_load(&ev, a.file, a.dmesg, "gpurobust report");
 	if (r)
 		return GPUROBUST_EXIT_FAILURE;
-	r = decode_captures(a.meta, ev.dump, ev.report, &captures);
-	if (r) {
-		if (r == -ENOMEM)
-			fprintf(stderr, "gpurobust report: decoding the captures: %s\n", strerror(-r));
-		free_captures(captures, ev.dump ? ev.dump->n_captures : 0);
+	if (a.meta && crash_evidence_decode_captures(&ev, a.meta, "gpurobust report")) {
 		crash_evidence_free(&ev);
 		return GPUROBUST_EXIT_FAILURE;
 	}
 	if (a.json) {
-		r = print_json(ev.report, ev.dump, captures);
+		r = print_json(ev.report, ev.dump, ev.captures);
 	} else {
 		r = gpurobust_report_print(ev.report, ev.dump, stdout);
-		if (!r && captures)
-			r = print_captures(ev.dump, captures);
+		if (!r && ev.captures)
+			r = print_captures(ev.dump, ev.captures);
 	}
-	free_captures(captures, ev.dump ? ev.dump->n_captures : 0);
 	crash_evidence_free(&ev);
 	if (r) {
 		fprintf(stderr, "gpurobust report: writing the report failed: %s\n", strerror(-r));

@@ -202,6 +202,10 @@ static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
 	o = parse_strict(out);
 	assert_string_equal(json_object_get_string(json_object_object_get(o, "gpu_was_doing")),
 			    "Draw 12");
+	/* the path joins the signature (B2) in crash_evidence_build(), which
+	 * `gpurobust watch` shares, so stored buckets match this report */
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(o, "signature_key")),
+			       "|path "));
 	assert_true(json_object_object_get_ex(o, "captures", &caps));
 	assert_int_equal(json_object_array_length(caps), 2);
 	c = json_object_array_get_idx(caps, 0);
