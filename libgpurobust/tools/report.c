@@ -134,7 +134,7 @@ static int print_json(const struct gpurobust_report *report,
 		      const struct crash_capture *captures)
 {
 	char *text = gpurobust_report_to_json(report, dump);
-	json_object *root = text ? json_tokener_parse(text) : NULL, *arr;
+	json_object *root = text ? json_tokener_parse(text) : NULL, *arr, *tree;
 	int r = -ENOMEM;
 
 	if (root && captures) {
@@ -142,6 +142,15 @@ static int print_json(const struct gpurobust_report *report,
 		if (!arr || json_object_object_add(root, "captures", arr)) {
 			json_object_put(arr);
 			goto out;
+		}
+		/* "breadcrumbs": the tree of the capture that titled the report */
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			if (!json_object_object_get_ex(json_object_array_get_idx(arr, i),
+						       "breadcrumbs", &tree))
+				continue;
+			if (json_object_object_add(root, "breadcrumbs", json_object_get(tree)))
+				goto out;
+			break;
 		}
 	}
 	if (root) {

@@ -212,6 +212,8 @@ static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
 	assert_false(json_object_object_get_ex(c, "breadcrumbs", NULL));
 	c = json_object_array_get_idx(caps, 1);
 	assert_true(json_object_object_get_ex(c, "breadcrumbs", NULL));
+	/* the tree that titled the report, also at the top */
+	assert_true(json_object_object_get_ex(o, "breadcrumbs", NULL));
 	json_object_put(o);
 	free(out);
 
