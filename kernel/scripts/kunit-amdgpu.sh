@@ -14,7 +14,8 @@
 # kunitconfig and TREE's path, so a rerun only rebuilds what the series
 # changed; ccache serves a cold build directory. Writes RESULTS/kernel-amdgpu
 # ("passed failed skipped", counted by kunit-results.py, which also fails a
-# kernel log with a lockdep report, BUG or WARNING), one line per test in
+# kernel log with a lockdep report, BUG or WARNING, plus one test that
+# kernel/fixtures' devcoredump is what D4_fixture printed), one line per test in
 # RESULTS/kernel-amdgpu.tests, and the logs. Exits non-zero unless every test
 # passed.
 set -eu
@@ -56,6 +57,19 @@ python3 "$KDIR/scripts/kunit-results.py" "$results/kernel-amdgpu.json" \
 	"$build/test.log" "$results/kernel-amdgpu" > "$results/kernel-amdgpu.tests"
 cp "$build/test.log" "$results/kernel-amdgpu-kernel.log"
 read -r passed failed skipped < "$results/kernel-amdgpu"
+# One more test: the saved devcoredump fixture is byte for byte what the
+# printer wrote in D4_fixture this run (kernel/fixtures/README.md).
+if "$KDIR/scripts/extract-coredump-fixture.sh" --check "$build/test.log" \
+	"$KDIR/fixtures/series-d4-full-reset.devcoredump" \
+	> "$results/kernel-amdgpu-fixture.log" 2>&1; then
+	passed=$((passed + 1))
+	echo "PASS coredump-fixture" >> "$results/kernel-amdgpu.tests"
+else
+	failed=$((failed + 1))
+	echo "FAIL coredump-fixture" >> "$results/kernel-amdgpu.tests"
+	cat "$results/kernel-amdgpu-fixture.log" >&2
+fi
+echo "$passed $failed $skipped" > "$results/kernel-amdgpu"
 log "amdgpu KUnit: $passed passed, $failed failed, $skipped skipped"
 if [ "$failed" -ne 0 ]; then
 	grep -v '^PASS' "$results/kernel-amdgpu.tests" >&2
