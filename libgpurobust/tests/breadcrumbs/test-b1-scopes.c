@@ -135,8 +135,9 @@ static void B1_resubmission_resets(void **state)
 }
 
 /* Beyond max_scopes_per_stream pushes are dropped, counted and reported as
- * one overflow node where the first drop happened; the GPU sees nothing of
- * them, and the scopes recorded before keep their states. */
+ * one overflow node where the first drop happened, and the scopes recorded
+ * before keep their states. The GPU still counts the dropped scopes: each
+ * keeps its two writes, numbered as if it had been recorded. */
 static void B1_overflow_reported(void **state)
 {
 	struct fake_pool fp;
@@ -155,15 +156,19 @@ static void B1_overflow_reported(void **state)
 	assert_int_equal(st.scopes, 3);
 	assert_int_equal(st.dropped, 2);
 	assert_int_equal(st.depth, 5);
+	assert_int_equal(ib.packets, 2 + 5);	/* preamble, five "in" writes */
 	before = ib.packets;
 	gpurobust_bc_pop(s);
 	gpurobust_bc_pop(s);
-	assert_int_equal(ib.packets, before);	/* dropped scopes emit nothing */
-	gpurobust_bc_pop(s);			/* the third, real, scope */
-	assert_int_equal(ib.packets, before + 1);
+	assert_int_equal(ib.packets, before + 2);	/* the dropped scopes' "out" */
+	gpurobust_bc_pop(s);				/* the third, real, scope */
+	assert_int_equal(ib.packets, before + 3);
 	fake_gpu_run(&ib, ib.packets, ib.packets, fp.map, FAKE_GPU_VA);
 
 	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
+	assert_true(r->streams[0].valid);
+	assert_int_equal(r->streams[0].marker_in, 5);
+	assert_int_equal(r->streams[0].marker_out, 3);
 	assert_int_equal(r->streams[0].dropped, 2);
 	assert_int_equal(r->streams[0].node_count, 4);
 	assert_int_equal(node(r, 0, 3)->state, GPUROBUST_BC_OVERFLOW);
@@ -171,6 +176,42 @@ static void B1_overflow_reported(void **state)
 	assert_non_null(strstr(node(r, 0, 3)->name, "2 scopes dropped"));
 	assert_int_equal(node(r, 0, 2)->state, GPUROBUST_BC_FINISHED);
 	assert_int_equal(node(r, 0, 1)->state, GPUROBUST_BC_IN_PROGRESS);
+	gpurobust_bc_report_free(r);
+	fake_pool_fini(&fp);
+}
+
+/* A hang past the cut: the counters say the GPU started two dropped scopes
+ * and finished one, and the recorded scopes still decode. */
+static void B1_overflow_counters_pass_the_cut(void **state)
+{
+	struct fake_pool fp;
+	struct gpurobust_bc_stream *s;
+	struct gpurobust_bc_report *r;
+	uint32_t frame, draw;
+
+	fake_pool_init(&fp, 4096, 2);
+	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
+	frame = intern(fp.pool, "Frame");
+	draw = intern(fp.pool, "Draw");
+	gpurobust_bc_push(s, frame);
+	gpurobust_bc_push(s, draw);
+	gpurobust_bc_pop(s);		/* out 1 */
+	gpurobust_bc_push(s, draw);	/* dropped, in 3 */
+	gpurobust_bc_pop(s);		/* out 2 */
+	gpurobust_bc_push(s, draw);	/* dropped, in 4: the hang */
+	/* preamble 2, then in, in, out, in, out, in: the ME reached the last
+	 * "in", end of pipe the last "out". */
+	fake_gpu_run(&ib, ib.packets, ib.packets - 1, fp.map, FAKE_GPU_VA);
+
+	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
+	assert_true(r->streams[0].valid);
+	assert_int_equal(r->streams[0].marker_in, 4);
+	assert_int_equal(r->streams[0].marker_out, 2);
+	assert_int_equal(r->streams[0].dropped, 2);
+	assert_int_equal(node(r, 0, 0)->state, GPUROBUST_BC_IN_PROGRESS);
+	assert_int_equal(node(r, 0, 1)->state, GPUROBUST_BC_FINISHED);
+	assert_int_equal(node(r, 0, 2)->state, GPUROBUST_BC_OVERFLOW);
+	assert_int_equal(node(r, 0, 2)->parent, 0);
 	gpurobust_bc_report_free(r);
 	fake_pool_fini(&fp);
 }
@@ -334,6 +375,7 @@ int main(void)
 		cmocka_unit_test(B1_in_before_out),
 		cmocka_unit_test(B1_resubmission_resets),
 		cmocka_unit_test(B1_overflow_reported),
+		cmocka_unit_test(B1_overflow_counters_pass_the_cut),
 		cmocka_unit_test(B1_unbalanced_pop),
 		cmocka_unit_test(B1_nesting_across_streams),
 		cmocka_unit_test(B1_pool_exhaustion),

@@ -47,13 +47,16 @@ static const char *check_counters(const struct bc_meta_stream *ms, uint32_t in, 
 	 * tell; at most one pop per push. */
 	if (ms->evicted)
 		popped = recorded;
-	if (in > recorded) {
-		snprintf(buf, size, "in counter %u is beyond the %u scopes recorded", in,
-			 recorded);
+	/* Dropped scopes still count on the GPU (pool.c), one push and at most
+	 * one pop each. */
+	if (in > (uint64_t)recorded + ms->dropped) {
+		snprintf(buf, size, "in counter %u is beyond the %u scopes recorded and %u dropped",
+			 in, recorded, ms->dropped);
 		return buf;
 	}
-	if (out > popped) {
-		snprintf(buf, size, "out counter %u is beyond the %u scopes closed", out, popped);
+	if (out > (uint64_t)popped + ms->dropped) {
+		snprintf(buf, size, "out counter %u is beyond the %u scopes closed and %u dropped",
+			 out, popped, ms->dropped);
 		return buf;
 	}
 	/* A scope cannot finish before it started. */

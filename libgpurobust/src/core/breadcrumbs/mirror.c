@@ -91,7 +91,7 @@ static int read_stream(struct bc_meta_stream *ms, const uint8_t *slice, uint32_t
 		sc->pop_seq = bc_read_le32(slot + BC_SLOT_POP);
 		if (bc_read_le32(slot + BC_SLOT_PUSH) != seq ||
 		    !map_parent(bc_read_le32(slot + BC_SLOT_PARENT), seq, ms->evicted, &sc->parent) ||
-		    sc->pop_seq > count) {
+		    sc->pop_seq > (uint64_t)count + ms->dropped) {
 			ms->broken = "mirrored scope log is inconsistent";
 			ms->evicted = 0;
 			ms->dropped = 0;

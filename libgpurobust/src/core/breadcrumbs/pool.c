@@ -451,10 +451,17 @@ static inline void record_push(struct gpurobust_bc_stream *s, uint32_t index, ui
 }
 
 /* Out of line, so that the fast path needs no stack frame: growing the scope
- * array (only until a stream reaches its steady size) and overflow. */
+ * array (only until a stream reaches its steady size) and overflow.
+ *
+ * A dropped scope keeps its two GPU writes, with the sequence numbers it
+ * would have had: the overflow is in the CPU's bookkeeping, not in marker
+ * memory, and the counters then still say how far past the last recorded
+ * scope the GPU got and how much of it finished. That is what tells two
+ * hangs apart once a recording was cut. Once a stream has dropped a scope it
+ * records no more, so that push sequence numbers stay in push order. */
 static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, uint32_t name_id)
 {
-	if (!s->overflow_depth && stream_grow(s)) {
+	if (!s->dropped && stream_grow(s)) {
 		record_push(s, s->count, name_id);
 		return;
 	}
@@ -467,6 +474,7 @@ static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, u
 	}
 	s->overflow_depth++;
 	s->ready = 0;
+	s->write(s->write_ctx, s->in_va, s->count + s->dropped, GPUROBUST_BC_WRITE_IN);
 }
 
 GPUROBUST_EXPORT void gpurobust_bc_push(struct gpurobust_bc_stream *s, uint32_t name_id)
@@ -486,8 +494,8 @@ static __attribute__((noinline)) void pop_slow(struct gpurobust_bc_stream *s)
 		s->unbalanced_pops++;
 		return;
 	}
-	if (!--s->overflow_depth)
-		s->ready = s->capacity;
+	s->overflow_depth--;
+	s->write(s->write_ctx, s->out_va, ++s->pop_count, GPUROBUST_BC_WRITE_OUT);
 }
 
 GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
