@@ -145,6 +145,25 @@ struct cause {
 	uint32_t depth;	/* nodes on the path */
 };
 
+/*
+ * The stream's two GPU counters, as the decoder reads them from the marker
+ * record: "in" is the push sequence of the furthest scope the command
+ * processor started (pushes are numbered in pre-order), "out" the pop
+ * sequence of the last scope that finished at end of pipe, which, since end
+ * of pipe is in order, is the number of finished scopes.
+ */
+static void set_counters(struct gpurobust_bc_stream_report *s,
+			 const enum gpurobust_bc_state *state, uint32_t count)
+{
+	s->marker_in = 0;
+	s->marker_out = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		if (state[i] != GPUROBUST_BC_NOT_STARTED)
+			s->marker_in = i + 1;
+		s->marker_out += state[i] == GPUROBUST_BC_FINISHED;
+	}
+}
+
 static int gfx_stream(struct builder *b, const struct frame_template *t, const struct cause *c,
 		      uint64_t *rnd, const struct crashgen_params *p)
 {
@@ -181,8 +200,11 @@ static int gfx_stream(struct builder *b, const struct frame_template *t, const s
 			}
 		}
 	}
+	set_counters(b->stream, state, t->count);
 	/* A depth limit loses the deepest level of the frame, where the hang
-	 * is; an overflow can cut the path anywhere below the root. */
+	 * is; an overflow can cut the path anywhere below the root. Neither
+	 * stops the GPU's counters, set above from the whole frame: a dropped
+	 * scope keeps its writes (pool.c). */
 	if (chance(rnd, p->truncated_pct))
 		keep_depth = c->depth - 1;
 	else if (chance(rnd, p->overflow_pct))
@@ -228,6 +250,7 @@ static int parallel_stream(struct builder *b, uint64_t *rnd, enum gpurobust_bc_q
 	const char *const *names = queue == GPUROBUST_BC_QUEUE_SDMA ? sdma : compute;
 	unsigned int n_names = queue == GPUROBUST_BC_QUEUE_SDMA ? 3 : 6;
 	unsigned int count = 1 + below(rnd, 4), active = below(rnd, count + 1);
+	enum gpurobust_bc_state state[4];
 	char name[64];
 	int ret;
 
@@ -236,11 +259,13 @@ static int parallel_stream(struct builder *b, uint64_t *rnd, enum gpurobust_bc_q
 					     i == active ? GPUROBUST_BC_IN_PROGRESS :
 							   GPUROBUST_BC_NOT_STARTED;
 
+		state[i] = st;
 		snprintf(name, sizeof(name), names[below(rnd, n_names)], below(rnd, 5000));
 		ret = emit(b, GPUROBUST_BC_NONE, st, name);
 		if (ret)
 			return ret;
 	}
+	set_counters(b->stream, state, count);
 	return bc_stream_link_tree(b->stream);
 }
 

@@ -14,9 +14,13 @@
  *   - run-ahead: the command processor has started up to two later siblings
  *     at each level of the hang path;
  *   - parallel work: async compute and SDMA streams with random progress;
- *   - truncated stacks: scopes deeper than a random depth were not recorded;
- *   - overflow: the stream ran out of scopes before (or at) the hang;
+ *   - truncated stacks: the level the hang is in, and every level below it,
+ *     was not recorded;
+ *   - overflow: the stream ran out of scopes at a scope of the hang path;
  *   - an unknown guilty queue (no devcoredump) for a share of reports.
+ * Every stream carries the two GPU counters a decoded report has (in: the
+ * furthest push started, out: the last pop finished), counted over the
+ * whole frame: truncation loses names, not the GPU's writes.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -9,7 +9,12 @@
  * Three noise mixes (default, no truncation, heavy truncation) over SEEDS
  * generated sets each (default 5). Truncated reports are where the two
  * methods' limits show: one that lost the level its hang was in cannot be
- * told apart from its siblings' causes by any method.
+ * told apart from its siblings' causes by names alone.
+ *
+ * Then the default mix twice more, to show what the GPU's out counter is
+ * worth to ours: withheld (every counter 0, as from a source that has none),
+ * and blurred by up to +-BLUR scopes per report, since the generator's
+ * frames all have one shape while real frames vary in scope count.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +93,37 @@ static void add(struct scores *sum, const struct scores *s)
 	sum->reports_per_minute += s->reports_per_minute;
 }
 
+enum counters { COUNTERS_KEPT, COUNTERS_WITHHELD, COUNTERS_BLURRED };
+
+#define BLUR 3
+#define BLUR_TEXT "3"
+
+/* Changes the out counters of every report's streams; reproducible. */
+static void change_counters(struct crash_set *set, enum counters how, uint64_t seed)
+{
+	uint64_t rnd = seed * 0x9e3779b97f4a7c15ull + 7;
+
+	for (size_t i = 0; i < set->count; i++) {
+		for (uint32_t k = 0; k < set->reports[i]->stream_count; k++) {
+			struct gpurobust_bc_stream_report *st = &set->reports[i]->streams[k];
+			int64_t blurred;
+
+			if (how == COUNTERS_WITHHELD) {
+				st->marker_in = st->marker_out = 0;
+				continue;
+			}
+			rnd ^= rnd << 13;
+			rnd ^= rnd >> 7;
+			rnd ^= rnd << 17;
+			blurred = (int64_t)st->marker_out + (int64_t)(rnd % (2 * BLUR + 1)) - BLUR;
+			st->marker_out = blurred < 0 ? 0 : (uint32_t)blurred;
+		}
+	}
+}
+
 /* One noise mix over `seeds` generated sets: mean scores of both methods. */
-static int run_mix(const char *title, struct crashgen_params p, unsigned int seeds)
+static int run_mix(const char *title, struct crashgen_params p, unsigned int seeds,
+		   enum counters counters)
 {
 	struct scores unreal_sum = { 0 }, ours_sum = { 0 };
 
@@ -104,6 +138,8 @@ static int run_mix(const char *title, struct crashgen_params p, unsigned int see
 		p.seed = seed;
 		if (crashgen_make(&p, &set))
 			return -1;
+		if (counters != COUNTERS_KEPT)
+			change_counters(&set, counters, seed);
 		if (run(&set, GPUROBUST_BC_GROUP_UNREAL, &unreal) ||
 		    run(&set, GPUROBUST_BC_GROUP_PATH, &ours)) {
 			crashgen_free(&set);
@@ -134,8 +170,12 @@ int main(int argc, char **argv)
 	heavy = p;
 	heavy.truncated_pct = heavy.overflow_pct = 10;
 	printf("pairwise precision/recall/F1 against the generator's labels, mean over seeds\n");
-	if (run_mix("default mix", p, seeds) || run_mix("no truncation or overflow", quiet, seeds) ||
-	    run_mix("heavy truncation and overflow", heavy, seeds)) {
+	if (run_mix("default mix", p, seeds, COUNTERS_KEPT) ||
+	    run_mix("no truncation or overflow", quiet, seeds, COUNTERS_KEPT) ||
+	    run_mix("heavy truncation and overflow", heavy, seeds, COUNTERS_KEPT) ||
+	    run_mix("default mix, out counters withheld", p, seeds, COUNTERS_WITHHELD) ||
+	    run_mix("default mix, out counters blurred by up to +-" BLUR_TEXT " scopes", p, seeds,
+		    COUNTERS_BLURRED)) {
 		fprintf(stderr, "bench-bc-grouping: generating or grouping failed\n");
 		return 1;
 	}

@@ -332,12 +332,148 @@ static void B2_truncated_stack_joins(void **state)
 					    GPUROBUST_BC_GROUP_PATH, cluster, &clusters), 0);
 	assert_int_equal(clusters, 3);
 	assert_int_equal(cluster[3], cluster[0]);
-	/* "Frame/GBuffer" extends to both GBuffer clusters; the compute queue's
-	 * work, which only the terrain reports share, decides: down to depth 2,
-	 * Jaccard 4/8 with a terrain report against 3/7 with the other. */
+	/* "Frame/GBuffer" extends to both GBuffer clusters and the cut agrees
+	 * with both (Shadows finished, GBuffer on the path); no counters tell
+	 * them apart, so the compute queue's work, which only the terrain
+	 * reports share, decides: Jaccard 1 against 0. */
 	assert_int_equal(cluster[4], cluster[0]);
 	for (int i = 0; i < 5; i++)
 		gpurobust_bc_report_free(r[i]);
+}
+
+static const struct outline sky_hang[] = {
+	{ 0, A, "Frame 1" }, { 1, F, "Shadows" }, { 1, A, "GBuffer" },
+	{ 2, A, "Draw Sky" }, { 2, N, "Draw Terrain" }, { 2, N, "Draw Foliage" },
+};
+static const struct outline terrain_hang[] = {
+	{ 0, A, "Frame 1" }, { 1, F, "Shadows" }, { 1, A, "GBuffer" },
+	{ 2, F, "Draw Sky" }, { 2, A, "Draw Terrain" }, { 2, N, "Draw Foliage" },
+};
+static const struct outline foliage_hang[] = {
+	{ 0, A, "Frame 1" }, { 1, F, "Shadows" }, { 1, A, "GBuffer" },
+	{ 2, F, "Draw Sky" }, { 2, F, "Draw Terrain" }, { 2, A, "Draw Foliage" },
+};
+/* Recording stopped after "Draw Sky": the hang is later in GBuffer. */
+static const struct outline cut_after_sky[] = {
+	{ 0, A, "Frame 9" }, { 1, F, "Shadows" }, { 1, A, "GBuffer" }, { 2, F, "Draw Sky" },
+	{ 2, GPUROBUST_BC_OVERFLOW, "40 scopes dropped: stream overflow" },
+};
+
+/* Three complete causes under GBuffer, two reports each, then the given
+ * truncated reports; out[i] is the out counter of report i. */
+static void group_cut(const struct outline_stream *cut, size_t cuts, const uint32_t *out,
+		      uint32_t *cluster, size_t *clusters)
+{
+	const struct outline_stream causes[] = {
+		OUTLINE(GPUROBUST_BC_QUEUE_GFX, sky_hang),
+		OUTLINE(GPUROBUST_BC_QUEUE_GFX, terrain_hang),
+		OUTLINE(GPUROBUST_BC_QUEUE_GFX, foliage_hang),
+	};
+	struct gpurobust_bc_report *r[8];
+	size_t n = 0;
+
+	assert_true(cuts <= 2);
+	for (int rep = 0; rep < 2; rep++)
+		for (int c = 0; c < 3; c++)
+			r[n++] = build_report(&causes[c], 1, 0);
+	for (size_t i = 0; i < cuts; i++)
+		r[n++] = build_report(&cut[i], 1, 0);
+	for (size_t i = 0; i < n; i++)
+		r[i]->streams[0].marker_out = out[i];
+	assert_int_equal(gpurobust_bc_group((const struct gpurobust_bc_report *const *)r, n,
+					    GPUROBUST_BC_GROUP_PATH, cluster, clusters), 0);
+	for (size_t i = 0; i < n; i++)
+		gpurobust_bc_report_free(r[i]);
+}
+
+/* A cut report only joins causes that agree with everything it recorded,
+ * whatever the counters say: "Draw Sky" finished in the second cut, which
+ * rules out the hang in "Draw Sky" although its reports finished as many
+ * scopes as terrain's; of the two left, only terrain's counter fits. The
+ * overflow markers, which the complete reports lack, count for nothing. */
+static void B2_cut_must_agree_with_its_cause(void **state)
+{
+	static const struct outline cut_at_sky[] = {
+		{ 0, A, "Frame 9" }, { 1, F, "Shadows" }, { 1, A, "GBuffer" }, { 2, A, "Draw Sky" },
+		{ 3, GPUROBUST_BC_OVERFLOW, "7 scopes dropped: stream overflow" },
+	};
+	struct outline_stream cut[2] = {
+		OUTLINE(GPUROBUST_BC_QUEUE_GFX, cut_at_sky),
+		OUTLINE(GPUROBUST_BC_QUEUE_GFX, cut_after_sky),
+	};
+	/* sky, terrain, foliage twice: 2, 2 and 4 scopes finished. */
+	const uint32_t out[8] = { 2, 2, 4, 2, 2, 4, 2, 2 };
+	uint32_t cluster[8];
+	size_t clusters;
+
+	cut[0].dropped = 7;
+	cut[1].dropped = 40;
+	group_cut(cut, 2, out, cluster, &clusters);
+	assert_int_equal(clusters, 3);
+	assert_int_equal(cluster[6], cluster[0]);
+	assert_int_equal(cluster[7], cluster[1]);
+}
+
+/* When the cut lost the names that told two causes apart, the out counter
+ * did not stop: the cause whose reports finished as much work as the cut
+ * one, within their own spread, wins. Two cuts placed differently by it land
+ * apart. */
+static void B2_cut_placed_by_out_counter(void **state)
+{
+	struct outline_stream cut[2] = {
+		OUTLINE(GPUROBUST_BC_QUEUE_GFX, cut_after_sky),
+		OUTLINE(GPUROBUST_BC_QUEUE_GFX, cut_after_sky),
+	};
+	/* sky, terrain, foliage twice: 1, 2 and 3 scopes finished; the cuts
+	 * finished 3 (foliage) and 2 (terrain). */
+	const uint32_t out[8] = { 1, 2, 3, 1, 2, 3, 3, 2 };
+	uint32_t cluster[8];
+	size_t clusters;
+
+	cut[0].dropped = cut[1].dropped = 40;
+	group_cut(cut, 2, out, cluster, &clusters);
+	assert_int_equal(clusters, 3);
+	assert_int_equal(cluster[6], cluster[2]);
+	assert_int_equal(cluster[7], cluster[1]);
+}
+
+/* A counter that fits no cause (terrain's reports finished 2 scopes each,
+ * foliage's 4, the cut 3) leaves the cut on its own rather than merging two
+ * causes; so do reports without counters. */
+static void B2_cut_between_counters_stays_alone(void **state)
+{
+	struct outline_stream cut[1] = { OUTLINE(GPUROBUST_BC_QUEUE_GFX, cut_after_sky) };
+	const uint32_t out[7] = { 1, 2, 4, 1, 2, 4, 3 };
+	const uint32_t none[7] = { 0 };
+	uint32_t cluster[7];
+	size_t clusters;
+
+	cut[0].dropped = 40;
+	group_cut(cut, 1, out, cluster, &clusters);
+	assert_int_equal(clusters, 4);
+	assert_int_equal(cluster[6], 3);
+	group_cut(cut, 1, none, cluster, &clusters);
+	assert_int_equal(clusters, 4);
+	assert_int_equal(cluster[6], 3);
+}
+
+/* Frames vary: terrain's reports finished 10 and 14 scopes (mean 12,
+ * standard deviation 2), so a cut that finished 15 is one of them, within
+ * 0.5 + 2 x 2 scopes; one that finished 17 is not. */
+static void B2_cut_counter_within_spread(void **state)
+{
+	struct outline_stream cut[1] = { OUTLINE(GPUROBUST_BC_QUEUE_GFX, cut_after_sky) };
+	uint32_t out[7] = { 1, 10, 30, 1, 14, 30, 15 };
+	uint32_t cluster[7];
+	size_t clusters;
+
+	cut[0].dropped = 40;
+	group_cut(cut, 1, out, cluster, &clusters);
+	assert_int_equal(clusters, 3);
+	assert_int_equal(cluster[6], cluster[1]);
+	out[6] = 17;
+	group_cut(cut, 1, out, cluster, &clusters);
+	assert_int_equal(clusters, 4);
 }
 
 static void B2_group_bad_arguments(void **state)
@@ -364,6 +500,10 @@ int main(void)
 		cmocka_unit_test(B2_signature_stable_across_numbers),
 		cmocka_unit_test(B2_parallel_work_does_not_split),
 		cmocka_unit_test(B2_truncated_stack_joins),
+		cmocka_unit_test(B2_cut_must_agree_with_its_cause),
+		cmocka_unit_test(B2_cut_placed_by_out_counter),
+		cmocka_unit_test(B2_cut_between_counters_stays_alone),
+		cmocka_unit_test(B2_cut_counter_within_spread),
 		cmocka_unit_test(B2_group_bad_arguments),
 	};
 

@@ -10,12 +10,26 @@
  *      guilty queue. Parallel work on other queues, how far the command
  *      processor ran ahead, and the numbers in names do not enter the key.
  *   2. A truncated report (its stream overflowed or its record is invalid)
- *      only knows a prefix of its path. It joins the pass-1 cluster whose key
- *      extends that prefix and whose members look most like it: the mean
- *      Jaccard similarity of the scopes the baseline filter keeps (on every
- *      queue, normalised), counting the members' scopes only down to the
- *      truncated report's depth. When no cluster clearly wins it is not
- *      guessed: it clusters on its own (truncated) key with its like.
+ *      only knows part of its tree: a prefix of the push order, or the levels
+ *      above some depth. What it does know must still agree with the hang it
+ *      comes from, so it is matched as a cut of the complete reports rather
+ *      than compared with them:
+ *        - a candidate cluster's key extends the truncated active path;
+ *        - every scope the truncated report recorded is at the same place in
+ *          the candidate's tree (same chain of normalised names), and agrees
+ *          on whether it finished, is on the hang path, or had not finished;
+ *          the overflow and invalid markers are an unknown tail, and say
+ *          nothing either way;
+ *        - the report joins the one candidate that agrees. When several
+ *          agree, the names the cut lost told them apart (a depth cut above
+ *          two sibling causes, an overflow before two later causes), but the
+ *          GPU's counters did not stop at the cut: the out counter says how
+ *          many scopes finished before the hang, which places the hang in
+ *          the frame. The report joins the one candidate whose own reports'
+ *          out counters, within their spread, match it;
+ *        - else the other queues decide, only when they clearly prefer one,
+ *          and else the report stays on its own. Guessing would merge two
+ *          root causes, keeping it apart only leaves one report unplaced.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,29 +41,139 @@
 #include "core/breadcrumbs/signature-internal.h"
 #include "gpurobust/breadcrumbs-signature.h"
 
-/* One scope kept by the baseline filter, normalised and hashed with its
- * queue, depth and state. */
+/* What a recorded scope says about the hang. */
+enum place_class {
+	PLACE_UNKNOWN,		/* an invalid record: no evidence */
+	PLACE_FINISHED,		/* ran before the hang */
+	PLACE_HANG_PATH,	/* on the oldest active path */
+	PLACE_OPEN,		/* not finished and not on the path: after the hang */
+};
+
+/* A scope of the guilty stream: where it sits in the tree (a hash of the
+ * normalised names from the root, each with its rank among same-named
+ * siblings) and what it says. */
+struct place {
+	uint64_t hash;
+	enum place_class what;
+};
+
+/* One scope kept by the baseline filter on a stream other than the guilty
+ * one, normalised and hashed with its queue, depth and state. */
 struct evidence {
 	uint64_t hash;
-	uint32_t depth;
 };
 
 struct item {
 	struct bc_text key;
 	bool truncated;
-	struct evidence *evidence;	/* sorted by hash, unique */
+	bool counted;			/* finished is from a valid record */
+	uint32_t finished;		/* the guilty stream's out counter */
+	struct place *places;		/* sorted by hash */
+	size_t place_count;
+	struct evidence *evidence;	/* sorted, unique */
 	size_t evidence_count;
-	uint32_t max_depth;
 };
 
-static int cmp_evidence(const void *a, const void *b)
+static int cmp_u64(uint64_t x, uint64_t y)
 {
-	uint64_t x = ((const struct evidence *)a)->hash, y = ((const struct evidence *)b)->hash;
-
 	return x < y ? -1 : x > y;
 }
 
-static int collect_evidence(const struct gpurobust_bc_report *report, struct item *it)
+static int cmp_place(const void *a, const void *b)
+{
+	return cmp_u64(((const struct place *)a)->hash, ((const struct place *)b)->hash);
+}
+
+static int cmp_evidence(const void *a, const void *b)
+{
+	return cmp_u64(((const struct evidence *)a)->hash, ((const struct evidence *)b)->hash);
+}
+
+static uint64_t name_hash(const char *name, uint64_t seed)
+{
+	char buf[512];
+
+	bc_normalize_name(name, buf, sizeof(buf));
+	return XXH64(buf, strlen(buf), seed);
+}
+
+/* How many earlier siblings share a name hash: "Draw x" twice under one pass
+ * are two places. An open-addressing count table over name hashes, which
+ * already include the parent's place. */
+struct rank_table {
+	uint64_t *keys;
+	uint32_t *counts;
+	size_t mask;
+};
+
+static uint32_t next_rank(struct rank_table *t, uint64_t key)
+{
+	size_t b = (size_t)key & t->mask;
+
+	while (t->counts[b] && t->keys[b] != key)
+		b = (b + 1) & t->mask;
+	t->keys[b] = key;
+	return t->counts[b]++;
+}
+
+static enum place_class place_class(const struct gpurobust_bc_node *node, bool on_path)
+{
+	if (on_path)
+		return PLACE_HANG_PATH;
+	switch (node->state) {
+	case GPUROBUST_BC_FINISHED:
+		return PLACE_FINISHED;
+	case GPUROBUST_BC_NOT_STARTED:
+	case GPUROBUST_BC_IN_PROGRESS:	/* run-ahead past the hang */
+		return PLACE_OPEN;
+	default:
+		return PLACE_UNKNOWN;
+	}
+}
+
+static int collect_places(const struct gpurobust_bc_stream_report *s, struct item *it)
+{
+	size_t n = s->node_count, buckets = 16;
+	uint64_t *place_of = malloc(sizeof(*place_of) * (n + 1));
+	bool *on_path = calloc(n + 1, sizeof(*on_path));
+	struct rank_table ranks = { 0 };
+	int ret = -ENOMEM;
+
+	while (buckets < 2 * n)
+		buckets *= 2;
+	ranks.keys = malloc(sizeof(*ranks.keys) * buckets);
+	ranks.counts = calloc(buckets, sizeof(*ranks.counts));
+	ranks.mask = buckets - 1;
+	it->places = malloc(sizeof(*it->places) * (n + 1));
+	if (!place_of || !on_path || !ranks.keys || !ranks.counts || !it->places)
+		goto out;
+	for (uint32_t at = bc_oldest_active_leaf(s); at != GPUROBUST_BC_NONE; at = s->nodes[at].parent)
+		on_path[at] = true;
+	/* Parents precede their children, so a parent's place is known. */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct gpurobust_bc_node *node = &s->nodes[i];
+		uint64_t parent = node->parent < i ? place_of[node->parent] : 0;
+		uint64_t named = name_hash(node->name, parent);
+		uint32_t rank = next_rank(&ranks, named);
+
+		place_of[i] = XXH64(&rank, sizeof(rank), named);
+		/* The overflow marker stands for scopes nobody saw. */
+		if (node->state == GPUROBUST_BC_OVERFLOW)
+			continue;
+		it->places[it->place_count].hash = place_of[i];
+		it->places[it->place_count++].what = place_class(node, on_path[i]);
+	}
+	qsort(it->places, it->place_count, sizeof(*it->places), cmp_place);
+	ret = 0;
+out:
+	free(place_of);
+	free(on_path);
+	free(ranks.keys);
+	free(ranks.counts);
+	return ret;
+}
+
+static int collect_evidence(const struct gpurobust_bc_report *report, int guilty, struct item *it)
 {
 	size_t total = 0, n = 0;
 	char buf[512];
@@ -61,12 +185,14 @@ static int collect_evidence(const struct gpurobust_bc_report *report, struct ite
 		return -ENOMEM;
 	for (uint32_t i = 0; i < report->stream_count; i++) {
 		const struct gpurobust_bc_stream_report *s = &report->streams[i];
-		bool *keep = calloc(s->node_count + 1, sizeof(*keep));
+		bool *keep;
 
+		if ((int)i == guilty || !s->valid || !s->node_count)
+			continue;
+		keep = calloc(s->node_count + 1, sizeof(*keep));
 		if (!keep)
 			return -ENOMEM;
-		if (s->node_count && s->valid)
-			bc_unreal_keep(s, 0, keep);
+		bc_unreal_keep(s, 0, keep);
 		for (uint32_t k = 0; k < s->node_count; k++) {
 			const struct gpurobust_bc_node *node = &s->nodes[k];
 			size_t len;
@@ -79,10 +205,7 @@ static int collect_evidence(const struct gpurobust_bc_report *report, struct ite
 					       node->state);
 			if (len < sizeof(buf))
 				bc_normalize_name(node->name, buf + len, sizeof(buf) - len);
-			it->evidence[n].hash = XXH64(buf, strlen(buf), 0);
-			it->evidence[n++].depth = node->depth;
-			if (node->depth > it->max_depth)
-				it->max_depth = node->depth;
+			it->evidence[n++].hash = XXH64(buf, strlen(buf), 0);
 		}
 		free(keep);
 	}
@@ -95,33 +218,50 @@ static int collect_evidence(const struct gpurobust_bc_report *report, struct ite
 	return 0;
 }
 
-/* Jaccard similarity of a truncated report's evidence and a complete
- * report's evidence down to the truncated report's depth: below it the
- * truncated report knows nothing, so those levels must not count. What is
- * left tells causes apart by the siblings that finished before the hang and
- * the work on other queues. */
-static double similarity(const struct item *truncated, const struct item *complete)
+/*
+ * Does a truncated report agree with a complete one? Each of its places must
+ * exist in the complete tree and say the same thing there; it may know less
+ * (a cut), never something else. Returns the share of its places that agree.
+ */
+static double agreement(const struct item *cut, const struct item *complete)
 {
-	size_t i = 0, j = 0, both = 0, complete_count = 0;
+	size_t agree = 0, known = 0, j = 0;
 
-	for (size_t k = 0; k < complete->evidence_count; k++)
-		complete_count += complete->evidence[k].depth <= truncated->max_depth;
-	while (i < truncated->evidence_count && j < complete->evidence_count) {
-		if (complete->evidence[j].depth > truncated->max_depth) {
+	for (size_t i = 0; i < cut->place_count; i++) {
+		const struct place *p = &cut->places[i];
+
+		if (p->what == PLACE_UNKNOWN)
+			continue;
+		known++;
+		while (j < complete->place_count && complete->places[j].hash < p->hash)
 			j++;
-		} else if (truncated->evidence[i].hash == complete->evidence[j].hash) {
+		if (j < complete->place_count && complete->places[j].hash == p->hash &&
+		    (complete->places[j].what == p->what ||
+		     complete->places[j].what == PLACE_UNKNOWN))
+			agree++;
+	}
+	return known ? (double)agree / (double)known : 1.0;
+}
+
+/* Jaccard similarity of the other queues' kept scopes. */
+static double other_queues_similarity(const struct item *a, const struct item *b)
+{
+	size_t i = 0, j = 0, both = 0;
+
+	while (i < a->evidence_count && j < b->evidence_count) {
+		if (a->evidence[i].hash == b->evidence[j].hash) {
 			both++;
 			i++;
 			j++;
-		} else if (truncated->evidence[i].hash < complete->evidence[j].hash) {
+		} else if (a->evidence[i].hash < b->evidence[j].hash) {
 			i++;
 		} else {
 			j++;
 		}
 	}
-	if (!(truncated->evidence_count + complete_count))
-		return 1.0;
-	return (double)both / (double)(truncated->evidence_count + complete_count - both);
+	if (!(a->evidence_count + b->evidence_count))
+		return 0.0;
+	return (double)both / (double)(a->evidence_count + b->evidence_count - both);
 }
 
 /* Is `prefix` a whole-component prefix of `key`? */
@@ -132,70 +272,125 @@ static bool key_extends(const struct bc_text *key, const struct bc_text *prefix)
 		prefix->data[prefix->len - 1] == ':');
 }
 
-static bool stream_truncated(const struct gpurobust_bc_report *report)
+static bool stream_truncated(const struct gpurobust_bc_report *report, int guilty)
 {
-	int g = bc_guilty_stream(report);
-
-	if (g < 0)
+	if (guilty < 0)
 		return report->stream_count && report->streams[0].dropped;
-	return report->streams[g].dropped || !report->streams[g].valid;
+	return report->streams[guilty].dropped || !report->streams[guilty].valid;
 }
 
 /*
- * A truncated report joins a cluster only when the evidence clearly prefers
- * it. When two clusters score within this margin the report could belong
- * to either, and guessing costs more than it gains: a wrong guess merges
- * two root causes, while keeping it apart only leaves one report unplaced.
+ * A cluster agrees with a truncated report when its members, on average,
+ * agree with at least this share of the report's places. Complete reports
+ * of the report's own cause agree on every place; the margin below 1 leaves
+ * room for a scope that finished in one run and was still draining in
+ * another, without letting a cause whose hang lies elsewhere in the frame
+ * through (that one disagrees on every finished scope between the two).
  */
-#define BC_JOIN_MARGIN 0.05
+#define BC_AGREE_MIN 0.98
+/* Among several agreeing clusters, the other queues decide only by this
+ * much Jaccard similarity over the runner-up. */
+#define BC_OTHER_QUEUES_MARGIN 0.25
 
-/* Pass 2: the complete cluster a truncated item clearly belongs to, or NONE. */
+/* Per candidate cluster, sums over its complete members. */
+struct candidate {
+	double agree, other;
+	double finished, finished_squares;	/* out counters */
+	size_t members, counted;
+};
+
+/*
+ * Does the cut report's out counter fall within what the cluster's own
+ * reports finished? Their mean, plus or minus twice their standard deviation
+ * and half a scope: the run to run spread of one cause, measured on the data
+ * rather than assumed. Where every frame has one shape the spread is 0 and
+ * only the exact count matches.
+ */
+static bool counter_fits(const struct candidate *c, uint32_t finished)
+{
+	double mean = c->finished / (double)c->counted;
+	double variance = c->finished_squares / (double)c->counted - mean * mean;
+	double off = (double)finished - mean;
+	double reach = 0.5;
+
+	/* sqrt() without libm: Newton from above, a few steps suffice here. */
+	if (variance > 0) {
+		double sd = variance + 1;
+
+		for (int i = 0; i < 32; i++)
+			sd = (sd + variance / sd) / 2;
+		reach += 2 * sd;
+	}
+	return off * off <= reach * reach;
+}
+
+/* Pass 2: the complete cluster a truncated item belongs to, or NONE. */
 static uint32_t best_cluster(const struct item *items, size_t n, const uint32_t *cluster_of,
 			     size_t cluster_count, const struct item *it)
 {
-	double *score = calloc(cluster_count + 1, sizeof(double));
-	size_t *members = calloc(cluster_count + 1, sizeof(size_t));
-	uint32_t best = GPUROBUST_BC_NONE;
-	double best_score = -1.0, second_score = -1.0;
+	struct candidate *cand = calloc(cluster_count + 1, sizeof(*cand));
+	uint32_t agreeing = 0, last_agreeing = GPUROBUST_BC_NONE;
+	uint32_t fitting = 0, last_fitting = GPUROBUST_BC_NONE;
+	uint32_t best_other = GPUROBUST_BC_NONE;
+	double best_other_score = -1.0, second_other_score = -1.0;
+	bool all_counted = it->counted;
 
-	if (!score || !members)
-		goto out;
+	if (!cand)
+		return GPUROBUST_BC_NONE;
 	for (size_t j = 0; j < n; j++) {
+		struct candidate *c = &cand[cluster_of[j]];
+
 		if (items[j].truncated || !key_extends(&items[j].key, &it->key))
 			continue;
-		score[cluster_of[j]] += similarity(it, &items[j]);
-		members[cluster_of[j]]++;
+		c->agree += agreement(it, &items[j]);
+		c->other += other_queues_similarity(it, &items[j]);
+		if (items[j].counted) {
+			c->finished += items[j].finished;
+			c->finished_squares += (double)items[j].finished * items[j].finished;
+			c->counted++;
+		}
+		c->members++;
 	}
-	for (size_t c = 0; c < cluster_count; c++) {
-		double mean;
+	for (size_t k = 0; k < cluster_count; k++) {
+		const struct candidate *c = &cand[k];
+		double other;
 
-		if (!members[c])
+		if (!c->members || c->agree / (double)c->members < BC_AGREE_MIN)
 			continue;
-		mean = score[c] / (double)members[c];
-		if (mean > best_score) {
-			second_score = best_score;
-			best_score = mean;
-			best = (uint32_t)c;
-		} else if (mean > second_score) {
-			second_score = mean;
+		agreeing++;
+		last_agreeing = (uint32_t)k;
+		all_counted &= c->counted > 0;
+		if (c->counted && counter_fits(c, it->finished)) {
+			fitting++;
+			last_fitting = (uint32_t)k;
+		}
+		other = c->other / (double)c->members;
+		if (other > best_other_score) {
+			second_other_score = best_other_score;
+			best_other_score = other;
+			best_other = (uint32_t)k;
+		} else if (other > second_other_score) {
+			second_other_score = other;
 		}
 	}
-	if (best_score - second_score < BC_JOIN_MARGIN)
-		best = GPUROBUST_BC_NONE;
-out:
-	free(score);
-	free(members);
-	return best;
+	free(cand);
+	if (agreeing <= 1)
+		return last_agreeing;
+	if (all_counted && fitting == 1)
+		return last_fitting;
+	if (best_other_score - second_other_score >= BC_OTHER_QUEUES_MARGIN)
+		return best_other;
+	return GPUROBUST_BC_NONE;
 }
 
-static uint32_t find_or_add(const struct item *items, const uint32_t *cluster_of, size_t upto,
-			    const struct item *it, bool truncated, size_t *cluster_count)
+static void free_items(struct item *items, size_t n)
 {
-	for (size_t j = 0; j < upto; j++)
-		if (items[j].truncated == truncated && cluster_of[j] != GPUROBUST_BC_NONE &&
-		    items[j].key.len == it->key.len && !memcmp(items[j].key.data, it->key.data, it->key.len))
-			return cluster_of[j];
-	return (uint32_t)(*cluster_count)++;
+	for (size_t i = 0; i < n; i++) {
+		free(items[i].key.data);
+		free(items[i].places);
+		free(items[i].evidence);
+	}
+	free(items);
 }
 
 static int group_by_path(const struct gpurobust_bc_report *const *reports, size_t n,
@@ -208,29 +403,41 @@ static int group_by_path(const struct gpurobust_bc_report *const *reports, size_
 		return -ENOMEM;
 	*cluster_count = 0;
 	for (size_t i = 0; i < n && !ret; i++) {
+		int guilty = bc_guilty_stream(reports[i]);
 		const char *leaf;
 
 		cluster_of[i] = GPUROBUST_BC_NONE;
+		items[i].truncated = stream_truncated(reports[i], guilty);
+		if (guilty >= 0 && reports[i]->streams[guilty].valid) {
+			items[i].counted = true;
+			items[i].finished = reports[i]->streams[guilty].marker_out;
+		}
 		ret = bc_path_key(reports[i], &items[i].key, &leaf);
+		if (!ret && guilty >= 0)
+			ret = collect_places(&reports[i]->streams[guilty], &items[i]);
 		if (!ret)
-			ret = collect_evidence(reports[i], &items[i]);
-		items[i].truncated = stream_truncated(reports[i]);
+			ret = collect_evidence(reports[i], guilty, &items[i]);
 	}
-	for (size_t i = 0; i < n && !ret; i++)
-		if (!items[i].truncated)
-			cluster_of[i] = find_or_add(items, cluster_of, i, &items[i], false, cluster_count);
+	/* Complete reports: one cluster per key. */
+	for (size_t i = 0; i < n && !ret; i++) {
+		if (items[i].truncated)
+			continue;
+		for (size_t j = 0; j < i && cluster_of[i] == GPUROBUST_BC_NONE; j++)
+			if (!items[j].truncated && items[j].key.len == items[i].key.len &&
+			    !memcmp(items[j].key.data, items[i].key.data, items[i].key.len))
+				cluster_of[i] = cluster_of[j];
+		if (cluster_of[i] == GPUROBUST_BC_NONE)
+			cluster_of[i] = (uint32_t)(*cluster_count)++;
+	}
+	/* Truncated ones: the cluster they agree with, or their own. */
 	for (size_t i = 0; i < n && !ret; i++) {
 		if (!items[i].truncated)
 			continue;
 		cluster_of[i] = best_cluster(items, n, cluster_of, *cluster_count, &items[i]);
 		if (cluster_of[i] == GPUROBUST_BC_NONE)
-			cluster_of[i] = find_or_add(items, cluster_of, i, &items[i], true, cluster_count);
+			cluster_of[i] = (uint32_t)(*cluster_count)++;
 	}
-	for (size_t i = 0; i < n; i++) {
-		free(items[i].key.data);
-		free(items[i].evidence);
-	}
-	free(items);
+	free_items(items, n);
 	return ret;
 }
 
