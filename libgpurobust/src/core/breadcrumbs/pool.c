@@ -340,6 +340,7 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 	s->mirror_floor = INT64_MAX;
 	if (pool->mirror) {
 		s->mirror = mirror_slice(pool, s->record);
+		s->mirror_slots = s->mirror + BC_SLICE_HEADER_SIZE;
 		s->mirror_mask = pool->mirror_slots - 1;
 		bc_write_le32(s->mirror + BC_SLICE_QUEUE, queue);
 		bc_write_le32(s->mirror + BC_SLICE_LABEL, label_id);
@@ -436,16 +437,16 @@ static inline void record_push(struct gpurobust_bc_stream *s, uint32_t index, ui
 	scope->pop_seq = 0;
 	s->current = index;
 	s->count = index + 1;
-	if (s->mirror) {
-		uint8_t *slot = s->mirror + BC_SLICE_HEADER_SIZE +
-				(size_t)(index & s->mirror_mask) * BC_SLOT_SIZE;
+	if (s->mirror_slots) {
+		uint8_t *slice = s->mirror;
+		uint8_t *slot = s->mirror_slots + (size_t)(index & s->mirror_mask) * BC_SLOT_SIZE;
 
 		s->mirror_floor = (int64_t)index - s->mirror_mask;
 		bc_write_le32(slot + BC_SLOT_PUSH, index + 1);
 		bc_write_le32(slot + BC_SLOT_NAME, name_id);
-		bc_write_le32(slot + BC_SLOT_PARENT, parent + 1);
-		bc_write_le32(slot + BC_SLOT_POP, 0);
-		bc_write_le32(s->mirror + BC_SLICE_COUNT, index + 1);
+		/* The parent, and a pop sequence of 0 (open), in one store. */
+		bc_write_le64(slot + BC_SLOT_PARENT, (uint64_t)parent + 1);
+		bc_write_le32(slice + BC_SLICE_COUNT, index + 1);
 	}
 	s->write(s->write_ctx, s->in_va, index + 1, GPUROBUST_BC_WRITE_IN);
 }
@@ -467,6 +468,10 @@ static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, u
 	}
 	if (!s->dropped)
 		s->overflow_parent = s->current;
+	if (!s->overflow_depth) {
+		s->recorded_current = s->current;
+		s->current = BC_CURRENT_DROPPED;
+	}
 	s->dropped++;
 	if (s->mirror) {
 		bc_write_le32(s->mirror + BC_SLICE_DROPPED, s->dropped);
@@ -494,7 +499,8 @@ static __attribute__((noinline)) void pop_slow(struct gpurobust_bc_stream *s)
 		s->unbalanced_pops++;
 		return;
 	}
-	s->overflow_depth--;
+	if (!--s->overflow_depth)
+		s->current = s->recorded_current;
 	s->write(s->write_ctx, s->out_va, ++s->pop_count, GPUROBUST_BC_WRITE_OUT);
 }
 
@@ -503,7 +509,7 @@ GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
 	struct bc_scope *scope;
 	uint32_t seq;
 
-	if (__builtin_expect(s->overflow_depth || s->current == GPUROBUST_BC_NONE, 0)) {
+	if (__builtin_expect(s->current >= BC_CURRENT_DROPPED, 0)) {
 		pop_slow(s);
 		return;
 	}
@@ -513,7 +519,7 @@ GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
 	/* Only while the scope is still in the ring: its slot may hold a newer
 	 * scope by now. */
 	if ((int64_t)s->current >= s->mirror_floor)
-		bc_write_le32(s->mirror + BC_SLICE_HEADER_SIZE + BC_SLOT_POP +
+		bc_write_le32(s->mirror_slots + BC_SLOT_POP +
 			      (size_t)(s->current & s->mirror_mask) * BC_SLOT_SIZE, seq);
 	s->current = scope->parent;
 	s->write(s->write_ctx, s->out_va, seq, GPUROBUST_BC_WRITE_OUT);
@@ -523,8 +529,9 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_stats(const struct gpurobust_bc_stream
 						struct gpurobust_bc_stream_stats *stats)
 {
 	uint32_t depth = s->overflow_depth;
+	uint32_t innermost = s->overflow_depth ? s->recorded_current : s->current;
 
-	for (uint32_t i = s->current; i != GPUROBUST_BC_NONE; i = s->scopes[i].parent)
+	for (uint32_t i = innermost; i != GPUROBUST_BC_NONE; i = s->scopes[i].parent)
 		depth++;
 	stats->scopes = s->count;
 	stats->depth = depth;
