@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The series' devcoredump sections as the kernel printer writes them. The
- * fixture is the output of the printer's KUnit test, saved by the kernel
- * tier; until the printer patch (kernel series part 3) lands it does not
- * exist and this test reports itself skipped.
+ * fixture is the output of the printer's KUnit test D4_fixture, which the
+ * kernel tier regenerates and compares byte for byte; its capture buffer
+ * holds a breadcrumb pool printed by kernel-capture.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +31,21 @@
  * writes kernel/fixtures/series-d4-full-reset.devcoredump (see its README). */
 static void test_D1_D2_D3_kernel_printer_fixture(void **state)
 {
+	/* The scopes of libgpurobust/tests/coredump/kernel-capture.c, which
+	 * printed the pool that the KUnit test put in its capture buffer. */
+	static const struct {
+		const char *name;
+		enum gpurobust_bc_state state;
+	} expect[] = {
+		{ "Frame 1042", GPUROBUST_BC_IN_PROGRESS },
+		{ "Shadows", GPUROBUST_BC_FINISHED },
+		{ "Lighting", GPUROBUST_BC_IN_PROGRESS },
+		{ "Draw 6", GPUROBUST_BC_FINISHED },
+		{ "Draw 7", GPUROBUST_BC_IN_PROGRESS },
+		{ "Draw 8", GPUROBUST_BC_NOT_STARTED },
+	};
+	struct gpurobust_bc_report *bc;
+	struct gpurobust_bc_stream_report *s;
 	struct gpurobust_coredump *d;
 	size_t len = 0;
 	char *text = fixture_read_path(KERNEL_FIXTURE, &len);
@@ -53,51 +68,78 @@ static void test_D1_D2_D3_kernel_printer_fixture(void **state)
 	assert_int_equal(d->reset.innocents[0].pid, 4102);
 	assert_true(d->features & GPUROBUST_CD_SERIES_HANG_RING);
 	assert_int_equal(d->capture_len, 4096);
-	for (size_t i = 0; i < d->capture_len / 4; i++) {
-		uint32_t dw = (uint32_t)d->capture[4 * i] | (uint32_t)d->capture[4 * i + 1] << 8 |
-			      (uint32_t)d->capture[4 * i + 2] << 16 |
-			      (uint32_t)d->capture[4 * i + 3] << 24;
-
-		assert_int_equal(dw, 0xc0de0000u + i);
+	/* the capture is the breadcrumb pool a hung process left (B3) */
+	assert_int_equal(gpurobust_bc_decode(d->capture, d->capture_len, NULL, &bc), 0);
+	assert_int_equal(bc->stream_count, 1);
+	s = &bc->streams[0];
+	assert_true(s->valid);
+	assert_int_equal(s->queue, GPUROBUST_BC_QUEUE_GFX);
+	assert_string_equal(s->label, "main");
+	assert_int_equal(s->node_count, sizeof(expect) / sizeof(expect[0]));
+	for (size_t i = 0; i < s->node_count; i++) {
+		assert_string_equal(s->nodes[i].name, expect[i].name);
+		assert_int_equal(s->nodes[i].state, expect[i].state);
 	}
+	gpurobust_bc_report_free(bc);
 	gpurobust_coredump_free(d);
 	free(text);
 }
 
-/* The fixture's capture buffer holds 0xc0de0000 + i, not breadcrumbs: the
- * report decodes it from the dump alone, says so, and still succeeds. */
-static void test_D3_report_without_meta_no_breadcrumbs(void **state)
+/* B3 + D3: the capture decodes from the dump alone, so the report says
+ * what the GPU was doing, titles itself by it and signs with its path. */
+static void test_D3_report_decodes_kernel_fixture_without_meta(void **state)
 {
-	struct gpurobust_bc_report *bc = (void *)1;
-	struct gpurobust_coredump *d;
 	json_object *o, *caps, *c;
-	size_t len = 0;
-	char *text = fixture_read_path(KERNEL_FIXTURE, &len), *out;
+	char *out;
 
 	(void)state;
-	assert_non_null(text);
-	assert_int_equal(gpurobust_coredump_parse(text, len, &d), 0);
-	assert_int_equal(d->n_captures, 1);
-	assert_int_equal(gpurobust_bc_decode(d->captures[0].data, d->captures[0].len, NULL, &bc),
-			 -EBADMSG);
-	assert_null(bc);
-	gpurobust_coredump_free(d);
-	free(text);
-
 	assert_int_equal(run(&out, "report '%s'", KERNEL_FIXTURE), 0);
-	assert_non_null(strstr(out, "What the GPU was doing\n"
-				    "  no breadcrumb path decoded from 1 User Capture section\n"));
-	assert_non_null(strstr(out, "User Capture 1 of 1 (4096 bytes): no breadcrumbs"));
+	assert_non_null(strstr(out, "GPU hang: Draw 7: vkcube hung on fake_gfx"));
+	assert_non_null(strstr(out, "What the GPU was doing\n  Draw 7\n"));
+	assert_non_null(strstr(out, "User Capture 1 of 1 (4096 bytes): breadcrumbs\n"));
+	assert_non_null(strstr(out, "Frame 1042/Lighting/Draw 7"));
 	free(out);
 	assert_int_equal(run(&out, "report '%s' --json", KERNEL_FIXTURE), 0);
 	o = parse_strict(out);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "gpu_was_doing")),
+			    "Draw 7");
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(o, "signature_key")),
+			       "|path "));
 	assert_true(json_object_object_get_ex(o, "captures", &caps));
 	assert_int_equal(json_object_array_length(caps), 1);
 	c = json_object_array_get_idx(caps, 0);
 	assert_int_equal(json_object_get_int(json_object_object_get(c, "bytes")), 4096);
-	assert_false(json_object_object_get_ex(c, "breadcrumbs", NULL));
+	assert_true(json_object_object_get_ex(c, "breadcrumbs", NULL));
 	json_object_put(o);
 	free(out);
+}
+
+/* A capture buffer that does not hold breadcrumbs (the fixture's, with its
+ * header's magic overwritten): the report says so and still succeeds. */
+static void test_D3_report_capture_without_breadcrumbs(void **state)
+{
+	char dump_path[] = "/tmp/gpurobust-d3-nobc-XXXXXX", *out, *magic;
+	size_t len = 0;
+	char *text = fixture_read_path(KERNEL_FIXTURE, &len);
+	int fd;
+
+	(void)state;
+	assert_non_null(text);
+	magic = strstr(text, "**** User Capture v1 ****\nsize: 4096\n43425247 ");
+	assert_non_null(magic);
+	memcpy(strchr(magic + strlen("**** User Capture v1 ****\nsize: "), '\n') + 1, "c0de0000",
+	       8);
+	fd = mkstemp(dump_path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	assert_int_equal(run(&out, "report '%s'", dump_path), 0);
+	assert_non_null(strstr(out, "What the GPU was doing\n"
+				    "  no breadcrumb path decoded from 1 User Capture section\n"));
+	assert_non_null(strstr(out, "User Capture 1 of 1 (4096 bytes): no breadcrumbs"));
+	free(out);
+	unlink(dump_path);
+	free(text);
 }
 
 /* The fixture's text, and where its User Capture section starts in it. */
@@ -172,7 +214,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_D1_D2_D3_kernel_printer_fixture),
-		cmocka_unit_test(test_D3_report_without_meta_no_breadcrumbs),
+		cmocka_unit_test(test_D3_report_decodes_kernel_fixture_without_meta),
+		cmocka_unit_test(test_D3_report_capture_without_breadcrumbs),
 		cmocka_unit_test(test_D3_up_to_four_captures),
 		cmocka_unit_test(test_D3_capture_cut_by_next_section),
 	};
