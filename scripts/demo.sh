@@ -52,12 +52,11 @@ step "L9 + L11: Vulkan stays lost; GL repeats the status until the reset complet
 step "L12 + L13: a non-robust context never sees a GL status; the lost policy decides" \
 	--per-ctx --non-robust -ETIME
 
-# The main job: a crash report from a devcoredump. The series' printer writes
-# kernel/fixtures/ in KUnit (never by hand); without it, fall back to a public
-# 6.12-generation dump whose source libgpurobust/tests/coredump/fixtures/SOURCES.md names.
+# The main job: the crash report of a devcoredump with a breadcrumb capture,
+# one that the series' printer wrote in KUnit (kernel/fixtures/README.md),
+# never by hand.
 top=$(cd "$(dirname "$0")/.." && pwd)
 dump=$top/kernel/fixtures/series-d4-full-reset.devcoredump
-[ -f "$dump" ] || dump=$top/libgpurobust/tests/coredump/fixtures/gen612-vkd3d-proton-3073.devcoredump
 echo
 echo "== gpurobust report $(basename "$dump")"
 "$gpurobust" report "$dump" || exit 1
