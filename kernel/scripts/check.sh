@@ -8,17 +8,19 @@
 #   RESULTS_DIR/kernel-checkpatch  checkpatch.pl --strict on every patch, and
 #                                  every new file covered by MAINTAINERS
 #   RESULTS_DIR/kernel-build       the kunitconfigs agree with the top-level
-#                                  Kconfig; each patch builds on its own; no
-#                                  new W=1 or sparse warning in any object
+#                                  Kconfig; each patch builds on its own (UML
+#                                  for drm/sched, x86_64 objects for amdgpu);
+#                                  no new W=1 or sparse warning in any object
 #                                  the series touches, and no new kernel-doc
 #                                  warning in any file it touches
 #   RESULTS_DIR/kernel-kunit-uml   the drm/sched KUnit tests under UML with
 #                                  KASAN, lockdep and list debugging
-# then runs kernel/scripts/kunit-amdgpu.sh (RESULTS_DIR/kernel-amdgpu) when
-# it exists. Trees, build dirs and ccache live in /var/cache/gpurobust.
+# then runs kernel/scripts/kunit-amdgpu.sh (RESULTS_DIR/kernel-amdgpu) and
+# kernel/scripts/guest-probe.sh (RESULTS_DIR/kernel-guest-l10) on its kernel. Trees, build dirs and ccache live in /var/cache/gpurobust.
 # Exits non-zero if anything failed.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/x86-objs.sh"
 
 [ $# -eq 1 ] || die "usage: $0 RESULTS_DIR"
 mkdir -p "$1"
@@ -28,9 +30,10 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 TOP=$(cd "$KDIR/.." && pwd)
 OBJS=$CACHE/build/objs-um-$(config_key "$KUNITCONFIG")
+XOBJS=$CACHE/build/objs-x86-$(config_key "$AMDGPU_KUNITCONFIG")
 
 # A part that dies before it finishes still reports: one failure.
-for part in checkpatch build kunit-uml; do
+for part in checkpatch build kunit-uml guest-l10; do
 	echo "0 1 0" > "$RESULTS/kernel-$part"
 done
 
@@ -51,6 +54,18 @@ run_amdgpu_tier() {
 		mv "$RESULTS/kernel-amdgpu.log" "$WORK/kernel-amdgpu.log"
 	fi
 	return $amdgpu_status
+}
+
+# run_guest_probe: the L10 probe in QEMU, on the kernel kunit-amdgpu.sh just
+# built (guest-probe.sh). kunit.py writes test.log only after that kernel
+# built and booted, so an older bzImage is never tested in its place.
+run_guest_probe() {
+	build=$(amdgpu_build_dir "$CHECK_TREE")
+	if [ ! -s "$build/test.log" ]; then
+		log "kernel-guest-l10: no amdgpu kernel was built and booted in this run"
+		return 1
+	fi
+	"$KDIR/scripts/guest-probe.sh" "$build" "$RESULTS"
 }
 
 log "kernel tier: base $KERNEL_VERSION, results in $RESULTS, logs in $WORK"
@@ -135,9 +150,16 @@ objs_config() {
 	objs_make olddefconfig > "$WORK/objs-config.log" 2>&1
 }
 
-# touched_c: the .c files the whole series changes, that exist in the tree now.
+# touched_c: the .c files outside amdgpu the whole series changes, that
+# exist in the tree now. UML builds them; amdgpu's are built for x86_64.
 touched_c() {
-	touched '\.c'
+	touched '\.c' | grep -v "^$AMDGPU_SCOPE/"
+}
+
+# touched_amdgpu_c: the amdgpu .c files the whole series changes, that exist
+# in the tree now.
+touched_amdgpu_c() {
+	touched '\.c' | grep "^$AMDGPU_SCOPE/"
 }
 
 # touched PATTERN: the files matching PATTERN the series changes, that exist
@@ -176,6 +198,44 @@ warnings() {
 	sort -u -o "$WORK/warnings-$1" "$WORK/warnings-$1"
 }
 
+# xobjs_make ARGS...: make in the x86_64 object build dir (x86-objs.sh).
+xobjs_make() {
+	make -C "$CHECK_TREE" ARCH=x86_64 O="$XOBJS" CC="$MAKE_CC" -j2 "$@"
+}
+
+# amdgpu_warnings NAME FILE...: rebuild the objects of the amdgpu .c FILEs
+# for x86_64 with W=1 and sparse, and append their warnings (without line
+# numbers) to $WORK/x86-warnings-NAME and a line per object that does not
+# build to $WORK/x86-errors-NAME. A file the amdgpu tier's configuration
+# does not build is listed in $WORK/x86-unbuilt.
+amdgpu_warnings() {
+	name=$1
+	shift
+	touch "$WORK/x86-warnings-$name" "$WORK/x86-errors-$name"
+	for file in "$@"; do
+		obj=${file%.c}.o
+		objlog=$WORK/x86-$name-$(echo "$obj" | tr / _).log
+		rm -f "$XOBJS/$obj"
+		if ! xobjs_make W=1 C=1 "$obj" > "$objlog" 2>&1; then
+			if grep -q 'No rule to make target' "$objlog"; then
+				echo "$file" >> "$WORK/x86-unbuilt"
+				continue
+			fi
+			echo "$obj: error: does not build" >> "$WORK/x86-errors-$name"
+			grep -m 10 ': error:' "$objlog" >> "$WORK/x86-errors-$name"
+		fi
+		grep -h ': warning:\|: error:' "$objlog" |
+			sed 's,^\([^:]*\):[0-9]*:[0-9]*:,\1:,' >> "$WORK/x86-warnings-$name" || true
+	done
+	sort -u -o "$WORK/x86-warnings-$name" "$WORK/x86-warnings-$name"
+}
+
+# new_amdgpu_warnings NAME: the warnings of $WORK/x86-warnings-NAME the base
+# did not have.
+new_amdgpu_warnings() {
+	comm -13 "$WORK/x86-warnings-base" "$WORK/x86-warnings-$1"
+}
+
 log "build: W=1, sparse and kernel-doc on the base"
 lock_cache
 reset_worktree "$CHECK_TREE"
@@ -186,11 +246,28 @@ if ! objs_config; then
 fi
 warnings base
 kerneldoc base
+# amdgpu on the base: every file a patch will build (amdgpu_candidates),
+# for the warnings each already has.
+if ! amdgpu_config "$CHECK_TREE" "$XOBJS" > "$WORK/x86-config.log" 2>&1; then
+	cat "$WORK/x86-config.log"
+	die "cannot configure $XOBJS"
+fi
+# shellcheck disable=SC2046 # one file per word
+amdgpu_warnings base $(for patch in $(series_patches); do
+	amdgpu_candidates "$CHECK_TREE" "$KDIR/patches/$patch" ""
+done | sort -u)
 
 # Each patch on its own: apply it and rebuild, incrementally, every
-# directory it touches that UML can build (amdgpu cannot: its patches are
-# built by kunit-amdgpu.sh).
+# directory it touches that UML can build. amdgpu cannot build for UML, and
+# a full x86_64 rebuild after each patch is too slow for the CI budget (a
+# change to amdgpu_ctx.h rebuilds some 300 objects; bisect-amdgpu.sh does
+# that, by hand). Instead each patch rebuilds, for x86_64 with W=1 and
+# sparse, the amdgpu objects it can break (amdgpu_candidates): the files it
+# changes, the users of each declaration it removes or changes, and one
+# includer of each header it changes. None of them may fail to build or have
+# a warning the base did not have.
 n=0
+series_files=
 for patch in $(series_patches); do
 	n=$((n + 1))
 	if ! am_patch "$CHECK_TREE" "$patch" > "$WORK/am-$n.log" 2>&1; then
@@ -215,6 +292,26 @@ for patch in $(series_patches); do
 		grep -m 20 'error' "$WORK/bisect-$n.log"
 		log "build: the tree does not build after $patch"
 		fail=$((fail + 1))
+	fi
+
+	series_files=$({
+		echo "$series_files"
+		amdgpu_objects_of "$KDIR/patches/$patch"
+	} | sed '/^$/d' | sort -u)
+	files=$(amdgpu_candidates "$CHECK_TREE" "$KDIR/patches/$patch" "$series_files")
+	[ -n "$files" ] || continue
+	amdgpu_config "$CHECK_TREE" "$XOBJS" > "$WORK/x86-config.log" 2>&1 || true
+	log "build: after $patch, amdgpu x86_64: $(echo "$files" | tr '\n' ' ')"
+	# shellcheck disable=SC2086 # one file per word
+	amdgpu_warnings "patch-$n" $files
+	new=$(new_amdgpu_warnings "patch-$n")
+	if [ -s "$WORK/x86-errors-patch-$n" ] || [ -n "$new" ]; then
+		cat "$WORK/x86-errors-patch-$n"
+		[ -z "$new" ] || printf 'new W=1/sparse warnings:\n%s\n' "$new"
+		log "build: amdgpu objects do not build cleanly after $patch"
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
 	fi
 done
 
@@ -242,6 +339,23 @@ for file in $(touched_c); do
 		echo "$new"
 	fi
 done
+# shellcheck disable=SC2046 # one file per word
+amdgpu_warnings series $(touched_amdgpu_c)
+for file in $(touched_amdgpu_c); do
+	new=$(new_amdgpu_warnings series | grep "^$file:" || true)
+	if [ -z "$new" ] && ! grep -q "^${file%.c}.o: error" "$WORK/x86-errors-series"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		log "build: $file does not build cleanly for x86_64:"
+		grep -A 10 "^${file%.c}.o: error" "$WORK/x86-errors-series"
+		echo "$new"
+	fi
+done
+if [ -s "$WORK/x86-unbuilt" ]; then
+	log "build: not in the amdgpu tier's configuration, so not built:" \
+		"$(sort -u "$WORK/x86-unbuilt" | tr '\n' ' ')"
+fi
 count build "$pass" "$fail"
 [ "$fail" -eq 0 ] || status=1
 
@@ -257,4 +371,5 @@ else
 fi
 
 run_amdgpu_tier || status=1
+run_guest_probe || status=1
 exit $status

@@ -4,13 +4,19 @@
 # usage: kernel/scripts/tests-on-base.sh [OUTDIR]
 #
 # Applies only the test patches (kernel/series entries whose subject says
-# "KUnit tests") to the bare base, builds and runs the drm/sched KUnit tier
-# under UML, and prints every test's result. The behavioural tests must FAIL
-# there: the K2 pipelined, K3 and K4 tests. The others (K1 bystander, K9,
-# freed entity) must pass, as they guard behaviour the base already has, and
-# so must kernel-log-clean: the base has no splat either.
-# Exits 0 when exactly that happens. Logs go to OUTDIR (default: a new
-# directory under /tmp).
+# "KUnit tests") to the bare base and runs both KUnit tiers on that tree:
+#  - the drm/sched tests under UML (kunit_uml in lib.sh);
+#  - the amdgpu tests in QEMU x86_64 (kernel/scripts/kunit-amdgpu.sh).
+# Test patches whose subject does not say "KUnit tests" (such as the one
+# testing the full reset bookkeeping) call functions the fixes add, so they
+# cannot build on the base and are not applied.
+#
+# Every test named in a must_fail list must FAIL on the base: it shows a bug
+# the series fixes. Every other test must PASS: it guards behaviour the base
+# already has, and kernel-log-clean shows the base has no splat either.
+# Prints PASS or FAIL per test, with the first failed expectation of each
+# failure, and exits 0 only when every test behaves as listed. Logs go to
+# OUTDIR (default: a new directory under /tmp).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +25,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 # The tests the base must fail, and only those.
-must_fail='K2_error_survives_pipelined_jobs|K3_guilty_etime_survives_stop_start|K3_guilty_later_jobs_get_etime|K4_full_reset_keeps_guilty_etime'
+must_fail_uml='K2_error_survives_pipelined_jobs|K3_guilty_etime_survives_stop_start|K3_guilty_later_jobs_get_etime|K4_full_reset_keeps_guilty_etime'
+must_fail_amdgpu='K1_soft_recovery_guilty_ctx_wide|K1_soft_recovery_bystander_untouched|K1_soft_recovery_frees_job|K2_pipelined_soft_recovery|K2_pipelined_ring_reset|K3_ring_reset|K5_vram_lost|K6_every_entity'
 
 "$KDIR/scripts/prepare-base.sh" >/dev/null
 exec 9>"$CHECK_LOCK"
@@ -34,21 +41,56 @@ for patch in $(series_patches); do
 	am_patch "$CHECK_TREE" "$patch"
 done
 
-kunit_uml "$CHECK_TREE" "$out" > "$out/results.txt" ||
-	die "the KUnit kernel does not build with only the test patches"
-cat "$out/results.txt"
-# What each failed expectation saw instead.
-grep -E '^ +Expected|^ {8}[^ ].* == |^round [0-9]+:|^later job' "$out/kunit.log" |
-	sed 's/^ */  /' | head -n 40
-
 ok=1
-grep -E '^(PASS|FAIL|SKIP|ERROR) ' "$out/results.txt" > "$out/tests.txt"
-while read -r result name; do
-	if echo "$name" | grep -Eq "_($must_fail)$"; then
-		[ "$result" = FAIL ] || { log "expected to fail on the base: $name"; ok=0; }
-	else
-		[ "$result" = PASS ] || { log "expected to pass on the base: $name"; ok=0; }
-	fi
-done < "$out/tests.txt"
+
+# judge TIER TESTS KERNEL_LOG MUST_FAIL: print each test of TESTS (lines of
+# kunit-results.py: "RESULT suite.test") with what its first failed
+# expectation saw, and clear ok when a test does not behave as MUST_FAIL says.
+judge() {
+	log "$1 tier on the bare base with only the tests:"
+	while read -r result name; do
+		case $result in PASS | FAIL | SKIP | ERROR) ;; *) continue ;; esac
+		test=${name##*.}
+		echo "$result $name"
+		if [ "$result" != PASS ]; then
+			# The test's first failed expectation: its "# TEST:" line and
+			# the indented lines below it (or a round's own message).
+			awk -v t="$test" '
+				grab && (/^ *(not )?ok [0-9]/ || /^ *# /) { exit }
+				index($0, "# " t ": ") { grab = 1 }
+				grab { sub(/^    /, ""); print "    " $0; if (++n == 6) exit }' "$3"
+		fi
+		if echo "$test" | grep -Eqx "$4"; then
+			[ "$result" = FAIL ] || { log "expected to FAIL on the base: $name"; ok=0; }
+		else
+			[ "$result" = PASS ] || { log "expected to PASS on the base: $name"; ok=0; }
+		fi
+	done < "$2"
+	# A must-fail test that did not run at all is a failure too.
+	for test in $(echo "$4" | tr '|' ' '); do
+		grep -Eq "[ .]$test\$" "$2" ||
+			{ log "$1: $test did not run"; ok=0; }
+	done
+}
+
+# --- drm/sched, UML ------------------------------------------------------------
+mkdir -p "$out/uml"
+kunit_uml "$CHECK_TREE" "$out/uml" > "$out/uml/results.txt" ||
+	die "the UML KUnit kernel does not build with only the test patches"
+judge UML "$out/uml/results.txt" "$out/uml/kunit.log" "$must_fail_uml"
+# The K2 test reports the failing round in a line of its own.
+grep -E '^round [0-9]+:|^later job' "$out/uml/kunit.log" | head -n 5 | sed 's/^/    /'
+
+# --- amdgpu, QEMU x86_64 ---------------------------------------------------------
+# kunit-amdgpu.sh exits non-zero when a test fails, as most must here.
+mkdir -p "$out/amdgpu"
+"$KDIR/scripts/kunit-amdgpu.sh" "$CHECK_TREE" "$out/amdgpu" > "$out/amdgpu/run.log" 2>&1 || true
+if [ ! -s "$out/amdgpu/kernel-amdgpu.tests" ]; then
+	tail -n 30 "$out/amdgpu/run.log"
+	die "the amdgpu KUnit kernel did not build or boot with only the test patches (logs: $out/amdgpu)"
+fi
+judge amdgpu "$out/amdgpu/kernel-amdgpu.tests" "$out/amdgpu/kernel-amdgpu-kernel.log" \
+	"$must_fail_amdgpu"
+
 [ "$ok" -eq 1 ] || die "the tests do not show the base's bugs as expected (logs: $out)"
-log "as expected: the behavioural tests fail on the bare base (logs: $out)"
+log "as expected: the behavioural tests fail on the bare base, the guards pass (logs: $out)"
