@@ -352,6 +352,16 @@ for file in $(touched_amdgpu_c); do
 		echo "$new"
 	fi
 done
+# A new warning in a header the objects include counts once for all of them.
+touched_amdgpu_c | sed 's/$/:/' > "$WORK/x86-touched"
+new=$(new_amdgpu_warnings series | grep -v -F -f "$WORK/x86-touched" || true)
+if [ -z "$new" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	log "build: new W=1/sparse warnings in headers amdgpu objects include:"
+	echo "$new"
+fi
 if [ -s "$WORK/x86-unbuilt" ]; then
 	log "build: not in the amdgpu tier's configuration, so not built:" \
 		"$(sort -u "$WORK/x86-unbuilt" | tr '\n' ' ')"
