@@ -212,6 +212,7 @@ xobjs_make() {
 amdgpu_warnings() {
 	name=$1
 	shift
+	tree_real=$(cd "$CHECK_TREE" && pwd -P)
 	: > "$WORK/x86-warnings-$name"
 	for file in "$@"; do
 		obj=${file%.c}.o
@@ -219,8 +220,11 @@ amdgpu_warnings() {
 		rm -f "$XOBJS/$obj"
 		xobjs_make W=1 C=1 "$obj" > "$objlog" 2>&1 ||
 			echo "$obj: error: does not build" >> "$WORK/x86-warnings-$name"
+		# sparse names files by absolute path, and a header reached from
+		# tests/ as amdgpu/../amdgpu/: the same warning gets one name.
 		grep -h ': warning:\|: error:' "$objlog" |
-			sed 's,^\([^:]*\):[0-9]*:[0-9]*:,\1:,' >> "$WORK/x86-warnings-$name" || true
+			sed -e "s,^$tree_real/,," -e "s,^$CHECK_TREE/,," -e 's,[^/:]*/\.\./,,g' \
+				-e 's,^\([^:]*\):[0-9]*:[0-9]*:,\1:,' >> "$WORK/x86-warnings-$name" || true
 	done
 	sort -u -o "$WORK/x86-warnings-$name" "$WORK/x86-warnings-$name"
 }
