@@ -50,6 +50,10 @@ judge() {
 	log "$1 tier on the bare base with only the tests:"
 	while read -r result name; do
 		case $result in PASS | FAIL | SKIP | ERROR) ;; *) continue ;; esac
+		# kunit-amdgpu.sh compares the devcoredump fixture with what
+		# D4_fixture printed; that test needs 0012-0014, so it is not
+		# applied here, and the comparison guards nothing on the base.
+		[ "$name" = coredump-fixture ] && continue
 		test=${name##*.}
 		echo "$result $name"
 		if [ "$result" != PASS ]; then
