@@ -27,11 +27,7 @@ logdir=$(cd "$logdir" && pwd)
 build=$(amdgpu_build_dir "$CHECK_TREE")
 
 "$KDIR/scripts/prepare-base.sh" >/dev/null
-exec 9>"$CHECK_LOCK"
-flock 9
-lock_cache
-reset_worktree "$CHECK_TREE"
-unlock_cache
+claim_check_tree
 
 log "bisect: every patch, then make vmlinux in $build (logs: $logdir)"
 status=0

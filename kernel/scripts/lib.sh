@@ -35,6 +35,17 @@ unlock_cache() {
 	flock -u 8
 }
 
+# claim_check_tree: hold the check lock (on fd 9) until the script exits,
+# then reset CHECK_TREE to the base commit: for the scripts that rebuild
+# the series in it from scratch.
+claim_check_tree() {
+	exec 9>"$CHECK_LOCK"
+	flock 9
+	lock_cache
+	reset_worktree "$CHECK_TREE"
+	unlock_cache
+}
+
 # The series, in order, as listed in kernel/series.
 series_patches() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$KDIR/series"

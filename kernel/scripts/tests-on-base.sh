@@ -29,11 +29,7 @@ must_fail_uml='K2_error_survives_pipelined_jobs|K3_guilty_etime_survives_stop_st
 must_fail_amdgpu='K1_soft_recovery_guilty_ctx_wide|K1_soft_recovery_bystander_untouched|K1_soft_recovery_frees_job|K2_pipelined_soft_recovery|K2_pipelined_ring_reset|K3_ring_reset|K5_vram_lost|K6_every_entity'
 
 "$KDIR/scripts/prepare-base.sh" >/dev/null
-exec 9>"$CHECK_LOCK"
-flock 9
-lock_cache
-reset_worktree "$CHECK_TREE"
-unlock_cache
+claim_check_tree
 
 for patch in $(series_patches); do
 	grep -q '^Subject: .*KUnit tests' "$KDIR/patches/$patch" || continue
