@@ -157,7 +157,16 @@ int gpurobust_store_open(const char *dir, struct gpurobust_store **out)
 	}
 	chmod(path, 0600);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-	r = exec(s->db, "PRAGMA journal_mode = WAL");
+	/* Processes that open a new store at once all switch it to WAL, and
+	 * SQLite fails a switch that races another with SQLITE_BUSY at once,
+	 * without its busy handler. The switch is idempotent: retry it within
+	 * the same time budget. */
+	for (int waited_ms = 0;; waited_ms += 10) {
+		r = exec(s->db, "PRAGMA journal_mode = WAL");
+		if (r != -EBUSY || waited_ms >= BUSY_TIMEOUT_MS)
+			break;
+		usleep(10 * 1000);
+	}
 	if (!r)
 		r = exec(s->db, "PRAGMA foreign_keys = ON");
 	if (!r)
