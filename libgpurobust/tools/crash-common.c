@@ -7,9 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gpurobust/breadcrumbs-json.h>
 #include <gpurobust/breadcrumbs.h>
 
-#include "backend/sysfs/read-all.h"
+#include "crash/backend/sysfs/read-all.h"
 #include "crash-common.h"
 
 static void free_captures(struct crash_evidence *ev)

@@ -19,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include <gpurobust/breadcrumbs-json.h>
 #include <gpurobust/breadcrumbs.h>
 #include <gpurobust/collector.h>
 #include <gpurobust/report.h>

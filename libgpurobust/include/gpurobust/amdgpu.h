@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "gpurobust/reset.h"
+#include "gpurobust/vm-fault.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,8 +78,6 @@ gpurobust_amdgpu_semantics(const struct gpurobust_amdgpu_device *dev);
  * every later amdgpu_cs_ctx_create() on it fails the same way, so a
  * driver reports the device lost for good instead of retrying. */
 bool gpurobust_amdgpu_is_banned(const struct gpurobust_amdgpu_device *dev);
-
-struct gpurobust_gpuvm_fault;	/* gpurobust/report.h */
 
 /**
  * gpurobust_amdgpu_query_gpuvm_fault() - the device's last VM fault

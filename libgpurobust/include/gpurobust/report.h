@@ -25,6 +25,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "coredump.h"
+#include "vm-fault.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -156,14 +157,6 @@ int gpurobust_report_attach_breadcrumbs(struct gpurobust_report *report,
 					const struct gpurobust_bc_report *bc);
 
 /* ---- VK_EXT_device_fault ------------------------------------------------ */
-
-/* AMDGPU_INFO_GPUVM_FAULT (0x23) answer. Linux 6.10 added it; libdrm 2.4.114
- * lacks it, hence this copy of the uAPI layout. */
-struct gpurobust_gpuvm_fault {
-	uint64_t addr;
-	uint32_t status;
-	uint32_t vmhub;
-};
 
 /* What vkGetDeviceFaultInfoEXT returns: one address record at most, and the
  * vendor binary (a VkDeviceFaultVendorBinaryHeaderVersionOneEXT followed by

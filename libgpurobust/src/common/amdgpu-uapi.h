@@ -3,10 +3,24 @@
 #define GPUROBUST_COMMON_AMDGPU_UAPI_H
 
 /* The amdgpu uAPI bits that Debian 12's libdrm 2.4.114 headers lack. Mesa
- * solves this by carrying its own amdgpu_drm.h; we define only these few. */
+ * solves this by carrying its own amdgpu_drm.h; we define only these few.
+ * Without the libdrm backend the driver core still needs the reset answers'
+ * values, so they are copied here from amdgpu_drm.h (stable uAPI). */
 #include <stddef.h>
 #include <stdint.h>
+#ifdef GPUROBUST_HAVE_LIBDRM
 #include <amdgpu_drm.h>
+#else
+#define AMDGPU_CTX_NO_RESET 0
+#define AMDGPU_CTX_GUILTY_RESET 1
+#define AMDGPU_CTX_INNOCENT_RESET 2
+#define AMDGPU_CTX_UNKNOWN_RESET 3
+#define AMDGPU_CTX_QUERY2_FLAGS_RESET (1 << 0)
+#define AMDGPU_CTX_QUERY2_FLAGS_VRAMLOST (1 << 1)
+#define AMDGPU_CTX_QUERY2_FLAGS_GUILTY (1 << 2)
+#define AMDGPU_CTX_QUERY2_FLAGS_RAS_CE (1 << 3)
+#define AMDGPU_CTX_QUERY2_FLAGS_RAS_UE (1 << 4)
+#endif
 
 /* Kernel 6.8+ (KMS 3.54): a reset has started and not finished yet. */
 #ifndef AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A program outside the tree: it sees only the installed headers and what
- * `pkg-config gpurobust` says. */
+ * `pkg-config gpurobust-driver` says. */
 #include <errno.h>
 #include <stdio.h>
 

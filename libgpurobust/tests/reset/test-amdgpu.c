@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "backend/amdgpu/device.h"
+#include "driver/backend/amdgpu/device.h"
 #include "common/amdgpu-uapi.h"
 #include "gpurobust/amdgpu.h"
 #include "gpurobust/report.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/reset/fences.h"
+#include "driver/core/reset/fences.h"
 #include "gpurobust/amdgpu.h"
 #include "gpurobust/syncfile.h"
 #include "test-helpers.h"
