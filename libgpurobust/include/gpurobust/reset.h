@@ -9,7 +9,9 @@
  * and answers in API terms: a VkResult (L9) or a GL reset status (L11, L12).
  * A context that is not robust follows the lost policy (L13).
  *
- * Nothing here performs I/O; the amdgpu backend (gpurobust/amdgpu.h) fetches
+ * This header needs no graphics API header: the Vulkan answers are in
+ * gpurobust/reset-vulkan.h, the GL answer in gpurobust/reset-gl.h, so that a
+ * GL driver never sees vulkan_core.h. Nothing here performs I/O; the amdgpu backend (gpurobust/amdgpu.h) fetches
  * the evidence. Every function is safe to call from many threads on the same
  * context at once.
  */
@@ -17,7 +19,6 @@
 #define GPUROBUST_RESET_H
 
 #include <stdint.h>
-#include <vulkan/vulkan_core.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,13 +53,13 @@ enum gpurobust_evidence_kind {
 	GPUROBUST_EVIDENCE_QUERY1,	/* AMDGPU_CTX_OP_QUERY_STATE reset_status */
 };
 
+/* Only the member that `kind` names is read. Not a union: an anonymous one
+ * is not C99, and a named one would make every initializer longer. */
 struct gpurobust_evidence {
 	enum gpurobust_evidence_kind kind;
-	union {
-		int err;		/* ERRNO: 0 or -errno */
-		uint64_t query2_flags;	/* QUERY2 */
-		uint32_t query1_status;	/* QUERY1: AMDGPU_CTX_*_RESET */
-	};
+	int err;		/* ERRNO: 0 or -errno */
+	uint64_t query2_flags;	/* QUERY2 */
+	uint32_t query1_status;	/* QUERY1: AMDGPU_CTX_*_RESET */
 };
 
 struct gpurobust_reset_status {
@@ -125,45 +126,6 @@ int gpurobust_ctx_get_status(const struct gpurobust_ctx *ctx,
 
 /* GUILTY, INNOCENT and UNKNOWN mean lost (L9); NONE with any flags does not. */
 int gpurobust_reset_is_lost(enum gpurobust_reset_class reset_class);
-
-/**
- * gpurobust_ctx_vk_result() - the VkResult a Vulkan entry point returns (L9)
- * @ctx: the context
- *
- * Return: VK_ERROR_DEVICE_LOST once the context is lost, for ever after;
- * VK_SUCCESS otherwise.
- */
-VkResult gpurobust_ctx_vk_result(const struct gpurobust_ctx *ctx);
-
-/**
- * gpurobust_ctx_vk_wait_result() - finish a wait that must not fail (L9, L10)
- * @ctx: the context
- * @wait_err: an amdgpu wait ioctl's result (gpurobust_amdgpu_wait_fences()),
- *            or the fence error probed after a syncobj wait
- *            (gpurobust_syncobj_probe()). Never DRM_IOCTL_SYNCOBJ_WAIT's own
- *            result: its -ETIME means "timed out", not "guilty".
- * @out: VK_SUCCESS or VK_ERROR_DEVICE_LOST, nothing else
- *
- * Return: 0 when *out is set; @wait_err itself when it is not about a reset
- * (L8: -EAGAIN, -ERESTARTSYS ... the caller retries or handles it); -EINVAL
- * for NULL pointers.
- */
-int gpurobust_ctx_vk_wait_result(struct gpurobust_ctx *ctx, int wait_err,
-				 VkResult *out);
-
-/**
- * gpurobust_ctx_gl_reset_status() - glGetGraphicsResetStatus() (L11, L12)
- * @ctx: the context
- *
- * Feed the latest QUERY_STATE2 answer first, so that RESET_IN_PROGRESS is
- * current. A lost context answers its reset status at least once, and again
- * on every call while the reset is in progress; after that GL_NO_ERROR. A
- * context that is not robust always answers GL_NO_ERROR.
- *
- * Return: a GLenum: GL_NO_ERROR, GL_GUILTY_CONTEXT_RESET,
- * GL_INNOCENT_CONTEXT_RESET or GL_UNKNOWN_CONTEXT_RESET.
- */
-unsigned int gpurobust_ctx_gl_reset_status(struct gpurobust_ctx *ctx);
 
 /* Called once, on the thread whose evidence made a non-robust context lost. */
 typedef void (*gpurobust_lost_handler)(struct gpurobust_ctx *ctx,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include <gpurobust/amdgpu.h>
+#include <gpurobust/reset-vulkan.h>
 #include <gpurobust/reset.h>
 #include <gpurobust/syncfile.h>
 

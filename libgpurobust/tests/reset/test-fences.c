@@ -11,6 +11,7 @@
 
 #include "driver/core/reset/fences.h"
 #include "gpurobust/amdgpu.h"
+#include "gpurobust/reset-vulkan.h"
 #include "gpurobust/syncfile.h"
 #include "test-helpers.h"
 

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 
+#include <gpurobust/reset-gl.h>
+#include <gpurobust/reset-vulkan.h>
 #include <gpurobust/reset.h>
 
 #include "common/amdgpu-uapi.h"
