@@ -22,7 +22,10 @@ extern "C" {
  * @ctx: the context
  *
  * Return: VK_ERROR_DEVICE_LOST once the context is lost, for ever after;
- * VK_SUCCESS otherwise.
+ * VK_SUCCESS otherwise. A NULL context (the driver could not create one)
+ * vouches for nothing either way: VK_SUCCESS, as GL answers GL_NO_ERROR, so
+ * that the driver's own error path, which still sees every ioctl's errno,
+ * decides.
  */
 VkResult gpurobust_ctx_vk_result(const struct gpurobust_ctx *ctx);
 

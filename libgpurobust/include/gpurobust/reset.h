@@ -24,8 +24,11 @@
 extern "C" {
 #endif
 
-/* What the evidence says about one context. Ordered from least to most
- * specific: a context only ever moves up this list (it is sticky). */
+/* What the evidence says about one context. Lost classes are sticky: a
+ * context never goes back to NONE. Which class may follow which is the
+ * lattice in Documentation/libgpurobust-api.md ("Class lattice"): more
+ * specific evidence refines, except that innocence never follows a lost
+ * device (GPUROBUST_RESET_FLAG_DEVICE_GONE). */
 enum gpurobust_reset_class {
 	GPUROBUST_RESET_NONE = 0,	/* nothing happened to this context */
 	GPUROBUST_RESET_UNKNOWN,	/* lost, cause unknown (L4, L5) */
@@ -40,12 +43,34 @@ enum gpurobust_reset_class {
 #define GPUROBUST_RESET_FLAG_IN_PROGRESS	(1u << 1)
 /* A reset happened on the device, but not necessarily to this context (L7). */
 #define GPUROBUST_RESET_FLAG_ELSEWHERE		(1u << 2)
+/* Sticky: -ENODEV or -EHWPOISON said the device itself is gone (L5). */
+#define GPUROBUST_RESET_FLAG_DEVICE_GONE	(1u << 3)
+
+/*
+ * AMDGPU_CTX_OP_QUERY_STATE2 flags, as the kernel's amdgpu_drm.h defines
+ * them, under names a driver can use whatever its copy of that header has.
+ */
+#define GPUROBUST_QUERY2_RESET			(1u << 0)
+#define GPUROBUST_QUERY2_VRAMLOST		(1u << 1)
+#define GPUROBUST_QUERY2_GUILTY			(1u << 2)
+#define GPUROBUST_QUERY2_RAS_CE			(1u << 3)
+#define GPUROBUST_QUERY2_RAS_UE			(1u << 4)
+/* Linux 6.8 (KMS 3.54): a reset has started and not finished yet. */
+#define GPUROBUST_QUERY2_RESET_IN_PROGRESS	(1u << 5)
+/* This project's kernel series (Documentation/uapi.md): set in every answer
+ * when RESET, GUILTY and VRAMLOST are per context. */
+#define GPUROBUST_QUERY2_PER_CTX_RESET		(1u << 6)
 
 /* Whether the kernel reports RESET/GUILTY/VRAMLOST per context. */
 enum gpurobust_semantics {
 	GPUROBUST_SEMANTICS_LEGACY = 0,	/* RESET is device-global (upstream 6.12) */
 	GPUROBUST_SEMANTICS_PER_CTX,	/* AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET */
 };
+
+/* The semantics a QUERY_STATE2 answer proves: PER_CTX when it carries
+ * GPUROBUST_QUERY2_PER_CTX_RESET, LEGACY otherwise. Any answer will do, the
+ * one a driver reads once when it creates its context included. */
+enum gpurobust_semantics gpurobust_semantics_from_query2(uint64_t query2_flags);
 
 enum gpurobust_evidence_kind {
 	GPUROBUST_EVIDENCE_ERRNO = 1,	/* CS/wait ioctl result or fence status, <= 0 */

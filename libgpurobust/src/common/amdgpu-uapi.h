@@ -22,13 +22,11 @@
 #define AMDGPU_CTX_QUERY2_FLAGS_RAS_UE (1 << 4)
 #endif
 
-/* Kernel 6.8+ (KMS 3.54): a reset has started and not finished yet. */
+/* Kernel 6.8+ (KMS 3.54) and this project's series; the public names are
+ * in gpurobust/reset.h, amdgpu-uapi.c checks them against libdrm's. */
 #ifndef AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS
 #define AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS (1 << 5)
 #endif
-
-/* This project's kernel series (Documentation/uapi.md): set in every
- * QUERY_STATE2 answer when RESET, GUILTY and VRAMLOST are per context. */
 #ifndef AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET
 #define AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET (1 << 6)
 #endif

@@ -17,9 +17,35 @@ static bool is_guilty(enum gpurobust_reset_class c)
 }
 
 /*
- * Classes only move up (the enum is ordered by how much they say), with one
- * refinement: guilt reported by a query does not know the recovery kind, so
- * it neither overrides a kind an errno named nor blocks one named later.
+ * The class lattice (Documentation/libgpurobust-api.md, "Class lattice"):
+ * whether a verdict of class @to replaces the context's class @from.
+ *
+ *   NONE     -> any class: the first evidence of a reset.
+ *   UNKNOWN  -> INNOCENT or GUILTY: resolves an ambiguous -ECANCELED (L4) or
+ *               an UNKNOWN_RESET answer. After the device was lost (L5,
+ *               DEVICE_GONE) only GUILTY: a lost device cancels every
+ *               pending job and counts all VRAM lost, so a later -ECANCELED
+ *               or VRAMLOST is the loss's echo, not proof of innocence;
+ *               a guilty fence still names this context's own hang.
+ *   INNOCENT -> GUILTY: the context hung later, or its karma surfaced.
+ *   GUILTY   -> the other GUILTY: see merge_verdict().
+ *   lost     -> NONE, or a class lower in the enum: never (sticky).
+ */
+static bool class_may_follow(enum gpurobust_reset_class from, uint64_t from_flags,
+			     enum gpurobust_reset_class to)
+{
+	if (to <= from)
+		return false;
+	if (from == GPUROBUST_RESET_UNKNOWN && (from_flags & GPUROBUST_RESET_FLAG_DEVICE_GONE))
+		return is_guilty(to);
+	return true;
+}
+
+/*
+ * Folds a verdict into a context's state word. Between the two GUILTY
+ * classes, guilt reported by a query does not know the recovery kind, so it
+ * neither overrides a kind an errno named nor blocks one named later; a
+ * named SOFT escalates to a named HARD, never back.
  */
 static uint64_t merge_verdict(uint64_t old, const struct reset_verdict *v)
 {
@@ -38,7 +64,7 @@ static uint64_t merge_verdict(uint64_t old, const struct reset_verdict *v)
 		} else if (v->guilt_kind_known && new_class > old_class) {
 			merged = new_class;
 		}
-	} else if (new_class > old_class) {
+	} else if (class_may_follow(old_class, flags, new_class)) {
 		merged = new_class;
 		known = v->guilt_kind_known;
 	}

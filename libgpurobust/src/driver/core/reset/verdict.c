@@ -17,17 +17,21 @@ struct errno_rule {
 	int err;
 	enum gpurobust_reset_class per_ctx;	/* kernel with the series */
 	enum gpurobust_reset_class legacy;	/* upstream kernel */
+	uint32_t flags;				/* GPUROBUST_RESET_FLAG_* */
 };
 
 static const struct errno_rule errno_rules[] = {
-	{ -ENODATA,   GPUROBUST_RESET_GUILTY_SOFT, GPUROBUST_RESET_GUILTY_SOFT }, /* L1 */
-	{ -ETIME,     GPUROBUST_RESET_GUILTY_HARD, GPUROBUST_RESET_GUILTY_HARD }, /* L2 */
+	{ -ENODATA,   GPUROBUST_RESET_GUILTY_SOFT, GPUROBUST_RESET_GUILTY_SOFT, 0 }, /* L1 */
+	{ -ETIME,     GPUROBUST_RESET_GUILTY_HARD, GPUROBUST_RESET_GUILTY_HARD, 0 }, /* L2 */
 	/* L3; L4: upstream also rejects a guilty context's CS with -ECANCELED
 	 * and overwrites a guilty job's -ETIME with it, so it proves nothing
 	 * until QUERY_STATE2 GUILTY resolves it. */
-	{ -ECANCELED, GPUROBUST_RESET_INNOCENT,    GPUROBUST_RESET_UNKNOWN },
-	{ -ENODEV,    GPUROBUST_RESET_UNKNOWN,     GPUROBUST_RESET_UNKNOWN },     /* L5 */
-	{ -EHWPOISON, GPUROBUST_RESET_UNKNOWN,     GPUROBUST_RESET_UNKNOWN },     /* L5 */
+	{ -ECANCELED, GPUROBUST_RESET_INNOCENT,    GPUROBUST_RESET_UNKNOWN,     0 },
+	/* L5: the device is unplugged or wedged, or RAS found it broken. */
+	{ -ENODEV,    GPUROBUST_RESET_UNKNOWN,     GPUROBUST_RESET_UNKNOWN,
+	  GPUROBUST_RESET_FLAG_DEVICE_GONE },
+	{ -EHWPOISON, GPUROBUST_RESET_UNKNOWN,     GPUROBUST_RESET_UNKNOWN,
+	  GPUROBUST_RESET_FLAG_DEVICE_GONE },
 };
 
 /* Any other errno (L8: -ENOMEM, -EINVAL, -EAGAIN, -ERESTARTSYS, -ESRCH, ...)
@@ -41,6 +45,7 @@ static int verdict_from_errno(int err, bool per_ctx, struct reset_verdict *out)
 			continue;
 		out->status.reset_class = per_ctx ? errno_rules[i].per_ctx
 						  : errno_rules[i].legacy;
+		out->status.flags = errno_rules[i].flags;
 		out->status.first_errno = err;
 		out->guilt_kind_known = true;
 		return 0;
@@ -56,9 +61,16 @@ static void set_guilty_by_query(struct reset_verdict *out)
 	out->guilt_kind_known = false;
 }
 
+GPUROBUST_EXPORT enum gpurobust_semantics gpurobust_semantics_from_query2(uint64_t query2_flags)
+{
+	return (query2_flags & AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET) ?
+	       GPUROBUST_SEMANTICS_PER_CTX : GPUROBUST_SEMANTICS_LEGACY;
+}
+
 static void verdict_from_query2(uint64_t flags, bool per_ctx, struct reset_verdict *out)
 {
-	per_ctx = per_ctx || (flags & AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET);
+	per_ctx = per_ctx ||
+		  gpurobust_semantics_from_query2(flags) == GPUROBUST_SEMANTICS_PER_CTX;
 
 	out->sets_in_progress = true;
 	if (flags & AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS)
