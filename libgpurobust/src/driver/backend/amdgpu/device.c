@@ -37,6 +37,9 @@ static int read_version(int fd, struct amdgpu_open_report *report)
 	return 0;
 }
 
+/* The semantics probe for tools: a context of our own, its QUERY_STATE2
+ * answer, and the context freed again. Drivers learn the same from their own
+ * contexts (gpurobust_amdgpu_ctx_create()). */
 static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 			   struct amdgpu_open_report *report)
 {
@@ -52,6 +55,7 @@ static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 	if (r == -EPERM) {
 		dev->banned = true;
 		dev->info.semantics = GPUROBUST_SEMANTICS_PER_CTX;
+		dev->info.semantics_probed = true;
 		return 0;
 	}
 	if (r) {
@@ -65,8 +69,8 @@ static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 		return r;
 	}
 	dev->info.fresh_ctx_query2_flags = flags;
-	dev->info.semantics = (flags & AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET) ?
-			      GPUROBUST_SEMANTICS_PER_CTX : GPUROBUST_SEMANTICS_LEGACY;
+	dev->info.semantics = gpurobust_semantics_from_query2(flags);
+	dev->info.semantics_probed = true;
 	return 0;
 }
 
@@ -85,10 +89,11 @@ int amdgpu_open_reporting(const char *path, int fd,
 	if (!dev)
 		return -ENOMEM;
 
-	dev->fd = path ? open(path, O_RDWR | O_CLOEXEC) : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	dev->owns_fd = path != NULL;
+	dev->fd = path ? open(path, O_RDWR | O_CLOEXEC) : fd;
 	if (dev->fd < 0) {
 		r = -errno;
-		report->failed_call = path ? "open" : "fcntl(F_DUPFD_CLOEXEC)";
+		report->failed_call = "open";
 		free(dev);
 		return r;
 	}
@@ -104,21 +109,27 @@ int amdgpu_open_reporting(const char *path, int fd,
 	dev->info.version_minor = report->version_minor;
 	dev->info.version_patchlevel = report->version_patchlevel;
 
+	/* On a file the driver already initialized, libdrm hands back the
+	 * driver's own device with one more reference: no second setup. */
 	r = amdgpu_device_initialize(dev->fd, &drm_major, &drm_minor, &dev->handle);
 	if (r) {
 		report->failed_call = "amdgpu_device_initialize";
 		goto fail_fd;
 	}
-	r = probe_semantics(dev, report);
-	if (r)
-		goto fail_dev;
+	dev->owns_handle = true;
+	if (path) {
+		r = probe_semantics(dev, report);
+		if (r)
+			goto fail_dev;
+	}
 	*out = dev;
 	return 0;
 
 fail_dev:
 	amdgpu_device_deinitialize(dev->handle);
 fail_fd:
-	close(dev->fd);
+	if (dev->owns_fd)
+		close(dev->fd);
 	free(dev);
 	return r;
 }
@@ -142,12 +153,43 @@ GPUROBUST_EXPORT int gpurobust_amdgpu_open_fd(int fd, struct gpurobust_amdgpu_de
 	return amdgpu_open_reporting(NULL, fd, out, &report);
 }
 
+GPUROBUST_EXPORT int gpurobust_amdgpu_wrap(amdgpu_device_handle handle, uint32_t drm_major,
+					   uint32_t drm_minor,
+					   struct gpurobust_amdgpu_device **out)
+{
+	struct gpurobust_amdgpu_device *dev;
+
+	if (!handle || !out)
+		return -EINVAL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	/* amdgpu_device_get_fd() reads libdrm's own copy: no system call. */
+	dev->fd = amdgpu_device_get_fd(handle);
+	dev->handle = handle;
+	dev->info.version_major = (int)drm_major;
+	dev->info.version_minor = (int)drm_minor;
+	*out = dev;
+	return 0;
+}
+
+GPUROBUST_EXPORT int gpurobust_amdgpu_probe(struct gpurobust_amdgpu_device *dev)
+{
+	struct amdgpu_open_report report = { 0 };
+
+	if (!dev)
+		return -EINVAL;
+	return probe_semantics(dev, &report);
+}
+
 GPUROBUST_EXPORT void gpurobust_amdgpu_close(struct gpurobust_amdgpu_device *dev)
 {
 	if (!dev)
 		return;
-	amdgpu_device_deinitialize(dev->handle);
-	close(dev->fd);
+	if (dev->owns_handle)
+		amdgpu_device_deinitialize(dev->handle);
+	if (dev->owns_fd)
+		close(dev->fd);
 	free(dev);
 }
 

@@ -22,8 +22,13 @@ struct amdgpu_info_gpuvm_fault_uapi {
 };
 
 struct gpurobust_amdgpu_device {
+	/* The DRM file: ours to close only when we opened it by path. */
 	int fd;
+	bool owns_fd;
 	amdgpu_device_handle handle;
+	/* Whether close() drops our libdrm reference; a wrapped handle stays
+	 * the driver's. */
+	bool owns_handle;
 	struct gpurobust_amdgpu_info info;
 	/* amdgpu_cs_ctx_create() said -EPERM: the series banned this file (K8) */
 	bool banned;
@@ -40,13 +45,13 @@ struct amdgpu_open_report {
 };
 
 /**
- * amdgpu_open_reporting() - open and probe a node, saying what went wrong
- * @path: the node to open, or NULL to use @fd
- * @fd: an open DRM file when @path is NULL; duplicated, never taken
+ * amdgpu_open_reporting() - open a node, saying what went wrong
+ * @path: the node to open and probe, or NULL to use @fd
+ * @fd: an open DRM file when @path is NULL; borrowed, not probed
  * @out: the device on success
- * @report: filled as far as the probe got
+ * @report: filled as far as opening got
  *
- * Return: as gpurobust_amdgpu_open().
+ * Return: as gpurobust_amdgpu_open() or gpurobust_amdgpu_open_fd().
  */
 int amdgpu_open_reporting(const char *path, int fd,
 			  struct gpurobust_amdgpu_device **out,
