@@ -74,7 +74,7 @@ static int parse_query2(const char *text, uint64_t *flags)
 	if (!copy)
 		return -ENOMEM;
 	for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
-		const struct amdgpu_query2_flag_name *f = amdgpu_query2_flag_names;
+		const struct grb_query2_flag_name *f = grb_query2_flag_names;
 
 		while (f->name && strcmp(f->name, tok))
 			f++;

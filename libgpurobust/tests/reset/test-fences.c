@@ -24,7 +24,7 @@ static struct gpurobust_fence_probe summarize(const int *statuses, size_t count)
 	memset(fences, 0, sizeof(fences));
 	for (size_t i = 0; i < count; i++)
 		fences[i].status = statuses[i];
-	sync_fences_summarize(fences, count, &probe);
+	grb_sync_fences_summarize(fences, count, &probe);
 	return probe;
 }
 

@@ -47,7 +47,7 @@ GPUROBUST_EXPORT int gpurobust_syncfile_probe(int sync_file_fd,
 	info.sync_fence_info = (uintptr_t)fences;
 	r = sync_file_info(sync_file_fd, &info);
 	if (!r)
-		sync_fences_summarize(fences, info.num_fences, out);
+		grb_sync_fences_summarize(fences, info.num_fences, out);
 	free(fences);
 	return r;
 }

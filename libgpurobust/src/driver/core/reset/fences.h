@@ -9,7 +9,7 @@
 
 /* Summarize the fence records SYNC_IOC_FILE_INFO returned. Pure, so that the
  * probe's logic is tested without a sync_file. */
-void sync_fences_summarize(const struct sync_fence_info *fences, size_t count,
+void grb_sync_fences_summarize(const struct sync_fence_info *fences, size_t count,
 			   struct gpurobust_fence_probe *out);
 
 #endif

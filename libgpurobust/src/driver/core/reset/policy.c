@@ -26,7 +26,7 @@ GPUROBUST_EXPORT int gpurobust_ctx_set_lost_handler(struct gpurobust_ctx *ctx,
 	return 0;
 }
 
-void ctx_run_lost_policy(struct gpurobust_ctx *ctx,
+void grb_ctx_run_lost_policy(struct gpurobust_ctx *ctx,
 			 const struct gpurobust_reset_status *status)
 {
 	gpurobust_lost_handler handler;
