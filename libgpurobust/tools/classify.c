@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * gpurobust classify: feed evidence to one context, step by step, and show
  * what the library concludes and what Vulkan and GL would report. A

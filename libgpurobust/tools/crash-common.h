@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 /* What the report, watch and triage subcommands share: the default store,
  * reading evidence files, and turning evidence text into a report. */
 #ifndef GPUROBUST_TOOLS_CRASH_COMMON_H

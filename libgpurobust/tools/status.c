@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * gpurobust status: every DRM render node, its driver and interface version,
  * and for amdgpu the detected reset semantics and a fresh context's

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # RADV of a build-mesa.sh build on Mesa's amdgpu drm-shim, with the series'
 # scripted CS errnos and QUERY_STATE2 answers: device-lost.c meets a guilty,
 # an innocent and a bystander context on a kernel without per-context reset

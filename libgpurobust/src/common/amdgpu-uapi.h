@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_COMMON_AMDGPU_UAPI_H
 #define GPUROBUST_COMMON_AMDGPU_UAPI_H
 

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # libgpurobust-driver alone, as a Mesa build would take it. TAP.
 # usage: driver-alone.sh SOURCE_DIR CONSUMER_SOURCE
 #

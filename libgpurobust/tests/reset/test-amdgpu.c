@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The amdgpu backend through the real libdrm and libdrm_amdgpu (Debian's
  * 2.4.114) against the fake amdgpu kernel of tests/fake-kernel, loaded with

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * L10: the fence error probe. The summary of SYNC_IOC_FILE_INFO records is
  * pure and tested here with records built by hand; the ioctl path is tested

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Opening an amdgpu node: driver and interface version from drmGetVersion(),
  * then the reset semantics from a fresh context's QUERY_STATE2 answer. The

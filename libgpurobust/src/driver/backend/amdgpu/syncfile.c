@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The L10 probe: SYNC_IOC_FILE_INFO on a sync_file, once for the fence count
  * and once for the records. Works on any sync_file, whichever driver made it.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The sticky per-context classification: how a context's history and a new
  * verdict combine (L1-L8), done lock-free so that every thread of a driver

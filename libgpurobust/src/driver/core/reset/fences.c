@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* What a sync_file's fence records say about resets (L10). */
 #include "driver/core/reset/fences.h"
 #include "driver/core/reset/verdict.h"

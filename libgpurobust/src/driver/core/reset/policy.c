@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * L13: what happens when a context that did not ask for reset notification
  * is lost. Skipping its submissions would look like a freeze, so the default

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Evidence to verdict: contract rows L1-L8, one piece of evidence at a time.
  *
