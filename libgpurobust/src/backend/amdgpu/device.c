@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Opening an amdgpu node: driver and interface version from drmGetVersion(),
- * then the reset semantics from a fresh context's QUERY_STATE2 answer. The
- * series does not bump the interface version (Documentation/uapi.md), so the
- * flag is the only honest probe.
+ * then the reset semantics from a fresh context's QUERY_STATE2 answer or the
+ * version: the series reports 3.61.1 (a patchlevel; upstream's 3.62 means
+ * other features) and sets PER_CTX_RESET in every answer
+ * (Documentation/uapi.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,7 +66,11 @@ static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 		return r;
 	}
 	dev->info.fresh_ctx_query2_flags = flags;
-	dev->info.semantics = (flags & AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET) ?
+	dev->info.semantics = (flags & AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET) ||
+			      (dev->info.version_major == 3 &&
+			       dev->info.version_minor == GPUROBUST_PER_CTX_RESET_KMS_MINOR &&
+			       dev->info.version_patchlevel >=
+			       GPUROBUST_PER_CTX_RESET_KMS_PATCHLEVEL) ?
 			      GPUROBUST_SEMANTICS_PER_CTX : GPUROBUST_SEMANTICS_LEGACY;
 	return 0;
 }
