@@ -12,7 +12,9 @@
 #                                  for drm/sched, x86_64 objects for amdgpu);
 #                                  no new W=1 or sparse warning in any object
 #                                  the series touches, and no new kernel-doc
-#                                  warning in any file it touches
+#                                  warning in any file it touches, and
+#                                  libgpurobust's amdgpu uAPI constants
+#                                  equal the series' (check-uapi.sh)
 #   RESULTS_DIR/kernel-kunit-uml   the drm/sched KUnit tests under UML with
 #                                  KASAN, lockdep and list debugging
 # then runs kernel/scripts/kunit-amdgpu.sh (RESULTS_DIR/kernel-amdgpu) and
@@ -358,6 +360,14 @@ else
 	fail=$((fail + 1))
 	log "build: new W=1/sparse warnings in headers amdgpu objects include:"
 	echo "$new"
+fi
+# libgpurobust's own copies of the series' uAPI constants equal the header.
+if "$KDIR/scripts/check-uapi.sh" "$CHECK_TREE" > "$WORK/check-uapi.log" 2>&1; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	log "build: libgpurobust's amdgpu uAPI constants differ from the series:"
+	cat "$WORK/check-uapi.log"
 fi
 count build "$pass" "$fail"
 [ "$fail" -eq 0 ] || status=1

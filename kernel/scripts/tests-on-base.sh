@@ -4,7 +4,10 @@
 # usage: kernel/scripts/tests-on-base.sh [OUTDIR]
 #
 # Applies only the test patches (kernel/series entries whose subject says
-# "KUnit tests") to the bare base and runs both KUnit tiers on that tree:
+# "KUnit tests") to the bare base, with the one patch they need that changes
+# no behaviour (it lets a job know the context that submitted it, which the
+# fake device's submissions use as the CS ioctl does), and runs both KUnit
+# tiers on that tree:
 #  - the drm/sched tests under UML (kunit_uml in lib.sh);
 #  - the amdgpu tests in QEMU x86_64 (kernel/scripts/kunit-amdgpu.sh).
 # Test patches whose subject does not say "KUnit tests" (such as the one
@@ -25,14 +28,18 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 # The tests the base must fail, and only those.
-must_fail_uml='K2_error_survives_pipelined_jobs|K3_guilty_etime_survives_stop_start|K3_guilty_later_jobs_get_etime|K4_full_reset_keeps_guilty_etime'
-must_fail_amdgpu='K1_soft_recovery_guilty_ctx_wide|K1_soft_recovery_bystander_untouched|K1_soft_recovery_frees_job|K2_pipelined_soft_recovery|K2_pipelined_ring_reset|K3_ring_reset|K5_vram_lost|K6_every_entity'
+must_fail_uml='K3_guilty_etime_survives_stop_start|K3_guilty_later_jobs_get_etime|K4_full_reset_keeps_guilty_etime'
+must_fail_amdgpu='K1_soft_recovery_guilty_ctx_wide|K1_soft_recovery_bystander_untouched|K1_soft_recovery_frees_job|K1_soft_recovery_same_vm_innocent|K1_refused_when_fences_signal|K1_job_ended_no_blame|K2_pipelined_soft_recovery|K2_pipelined_ring_reset|K3_ring_reset|K4_full_reset|K4_skipped_reset_blames_nobody|K5_vram_lost|K6_every_entity|K6_queued_jobs_never_run'
+# The patch without behavioural change that the amdgpu tests build on.
+test_prereq='Give each job the reset state of the'
+
 
 "$KDIR/scripts/prepare-base.sh" >/dev/null
 claim_check_tree
 
 for patch in $(series_patches); do
-	grep -q '^Subject: .*KUnit tests' "$KDIR/patches/$patch" || continue
+	grep -q -e '^Subject: .*KUnit tests' -e "^Subject: .*$test_prereq" \
+		"$KDIR/patches/$patch" || continue
 	log "applying only $patch"
 	am_patch "$CHECK_TREE" "$patch"
 done

@@ -32,6 +32,13 @@
 #define AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET (1 << 6)
 #endif
 
+/* The driver version with which this project's kernel series reports the
+ * per-context semantics: 3.61.1 and later patchlevels of the 3.61 (Linux 6.12)
+ * branch (Documentation/uapi.md; kernel/scripts/check-uapi.sh compares it with
+ * the series). */
+#define GPUROBUST_PER_CTX_RESET_KMS_MINOR 61
+#define GPUROBUST_PER_CTX_RESET_KMS_PATCHLEVEL 1
+
 /* Kernel-internal, but listed by contract row L8 as "not a reset". It never
  * reaches a well-behaved caller; accepting it costs nothing. */
 #define GPUROBUST_ERESTARTSYS 512

@@ -2,9 +2,10 @@
 // Copyright © 2026 The gpurobust authors
 /*
  * Opening an amdgpu node: driver and interface version from drmGetVersion(),
- * then the reset semantics from a fresh context's QUERY_STATE2 answer. The
- * series does not bump the interface version (Documentation/uapi.md), so the
- * flag is the only honest probe.
+ * then the reset semantics from a fresh context's QUERY_STATE2 answer or the
+ * version: the series reports 3.61.1 (a patchlevel; upstream's 3.62 means
+ * other features) and sets PER_CTX_RESET in every answer
+ * (Documentation/uapi.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +72,10 @@ static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 	}
 	dev->info.fresh_ctx_query2_flags = flags;
 	dev->info.semantics = gpurobust_semantics_from_query2(flags);
+	if (dev->info.version_major == 3 &&
+	    dev->info.version_minor == GPUROBUST_PER_CTX_RESET_KMS_MINOR &&
+	    dev->info.version_patchlevel >= GPUROBUST_PER_CTX_RESET_KMS_PATCHLEVEL)
+		dev->info.semantics = GPUROBUST_SEMANTICS_PER_CTX;
 	dev->info.semantics_probed = true;
 	return 0;
 }
