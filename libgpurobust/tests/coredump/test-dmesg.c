@@ -142,11 +142,17 @@ static void test_612_soft_recovery_vram_lost_formats(void **state)
 	assert_int_equal(count_kind(log, GPUROBUST_DMESG_SOFT_RECOVERED), 1);
 	assert_int_equal(log->events[0].kind, GPUROBUST_DMESG_SOFT_RECOVERED);
 	assert_string_equal(log->events[0].ring, "gfx_0.0.0");
-	/* the summary is about the last hang */
-	assert_string_equal(log->ring, "comp_1.0.0");
-	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_FULL);
-	assert_int_equal(log->outcome, GPUROBUST_OUTCOME_RECOVERED);
-	assert_true(log->vram_lost);
+	/* every hang in order; the summary is the first, the headline */
+	assert_int_equal(log->n_hangs, 2);
+	assert_string_equal(log->ring, "gfx_0.0.0");
+	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_SOFT);
+	assert_false(log->vram_lost);
+	assert_string_equal(log->hangs[1].ring, "comp_1.0.0");
+	assert_string_equal(log->hangs[1].device, "0000:03:00.0");
+	assert_int_equal(log->hangs[1].recovery, GPUROBUST_RECOVERY_FULL);
+	assert_int_equal(log->hangs[1].outcome, GPUROBUST_OUTCOME_RECOVERED);
+	assert_true(log->hangs[1].vram_lost);
+	assert_int_equal(log->n_faults, 1);
 	assert_true(log->fault);
 	assert_int_equal(log->fault_pasid, 32773);
 	assert_string_equal(log->fault_process, "vkcube");
