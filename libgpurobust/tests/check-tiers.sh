@@ -8,7 +8,8 @@
 #   lib-asan     the same tests built with ASan+UBSan, any report is fatal
 #   lib-tsan     the concurrency tests (suite 'concurrency') under TSan
 #   lib-install  meson install --destdir, then an outside program built
-#                with pkg-config alone (suite 'install')
+#                with pkg-config alone; the driver library configured,
+#                installed and linked with no other package (suite 'install')
 #   lib-fuzz     every libFuzzer target under the clang build's fuzz/ dir,
 #                sharing FUZZ_BUDGET seconds (default 120; at least 10 each,
 #                at most 20), or FUZZ_SECONDS each when that is set

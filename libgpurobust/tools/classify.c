@@ -14,6 +14,8 @@
 
 #include "commands.h"
 #include "common/amdgpu-uapi.h"
+#include "gpurobust/reset-gl.h"
+#include "gpurobust/reset-vulkan.h"
 #include "gpurobust/reset.h"
 
 struct errno_name {

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/sysfs/read-all.h"
+#include <gpurobust/breadcrumbs-json.h>
+
+#include "crash/backend/sysfs/read-all.h"
 #include "crash-common.h"
 
 int crash_read_file(const char *path, char **text, size_t *len)

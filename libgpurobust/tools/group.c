@@ -15,8 +15,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
 #include "gpurobust/breadcrumbs-signature.h"
+#include "gpurobust/breadcrumbs-json.h"
 #include "gpurobust/breadcrumbs.h"
 
 struct loaded {

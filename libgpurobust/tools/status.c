@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/amdgpu/device.h"
+#include "driver/backend/amdgpu/device.h"
 #include "commands.h"
 #include "common/amdgpu-uapi.h"
 

@@ -20,7 +20,7 @@
 
 #include <gpurobust/collector.h>
 
-#include "backend/sysfs/kmsg.h"
+#include "crash/backend/sysfs/kmsg.h"
 #include "commands.h"
 #include "crash-common.h"
 

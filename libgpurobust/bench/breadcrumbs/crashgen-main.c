@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "crashgen.h"
+#include "gpurobust/breadcrumbs-json.h"
 
 int main(int argc, char **argv)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
 #include "crashgen.h"
 
 #define MAX_NODES 4096

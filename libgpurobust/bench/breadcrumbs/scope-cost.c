@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
 #include "gpurobust/breadcrumbs-pm4.h"
 
 static void no_op_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpurobust/reset-gl.h"
 #include "gpurobust/reset.h"
 
 int main(int argc, char **argv)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gpurobust/breadcrumbs-signature.h"
+#include "gpurobust/breadcrumbs-json.h"
 #include "gpurobust/breadcrumbs.h"
 
 /* pool_id 0x1234 matches the seeds in corpus/. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "gpurobust/breadcrumbs-signature.h"
+#include "gpurobust/breadcrumbs-json.h"
 #include "gpurobust/breadcrumbs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

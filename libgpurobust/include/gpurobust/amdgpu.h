@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "gpurobust/reset.h"
+#include "gpurobust/vm-fault.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,42 +28,82 @@ struct gpurobust_amdgpu_info {
 	int version_major;
 	int version_minor;
 	int version_patchlevel;
+	/* What gpurobust_amdgpu_probe() found; LEGACY before it ran. */
 	enum gpurobust_semantics semantics;
+	bool semantics_probed;
 	/* QUERY_STATE2 flags of the fresh context the semantics probe used. */
 	uint64_t fresh_ctx_query2_flags;
 };
 
 /**
- * gpurobust_amdgpu_open() - open an amdgpu DRM node and probe it
+ * gpurobust_amdgpu_wrap() - use a driver's libdrm device as it is
+ * @handle: the driver's amdgpu_device_handle; it stays the driver's and
+ *          must outlive the wrapper
+ * @drm_major: the interface version amdgpu_device_initialize() returned
+ * @drm_minor: likewise, e.g. 59 for KMS 3.59
+ * @out: the device
+ *
+ * For drivers: no file is duplicated, libdrm is not initialized again, no
+ * context is created and no system call is made. The semantics are learnt
+ * from the driver's own contexts (gpurobust_amdgpu_ctx_create()), so
+ * gpurobust_amdgpu_semantics() says LEGACY until gpurobust_amdgpu_probe().
+ *
+ * Return: 0, -EINVAL for a NULL pointer, -ENOMEM.
+ */
+int gpurobust_amdgpu_wrap(amdgpu_device_handle handle, uint32_t drm_major,
+			  uint32_t drm_minor, struct gpurobust_amdgpu_device **out);
+
+/**
+ * gpurobust_amdgpu_open_fd() - use a driver's open DRM file
+ * @fd: the DRM file; borrowed: not duplicated, not closed, and it must stay
+ *      open while the device lives
+ * @out: the device
+ *
+ * Reads the driver name and interface version (DRM_IOCTL_VERSION) and takes
+ * a libdrm reference on the file: on a file the caller already initialized,
+ * libdrm returns the caller's own device, so nothing is set up twice. No
+ * context is created; see gpurobust_amdgpu_wrap() for the semantics.
+ *
+ * Return: 0; -EINVAL for a negative @fd; -ENODEV when the file is not
+ * driven by amdgpu; the -errno of drmGetVersion() (-ENOTTY for a file that
+ * is not DRM) or amdgpu_device_initialize() otherwise.
+ */
+int gpurobust_amdgpu_open_fd(int fd, struct gpurobust_amdgpu_device **out);
+
+/**
+ * gpurobust_amdgpu_open() - open an amdgpu DRM node and probe it (tools)
  * @path: a node, normally /dev/dri/renderD*
  * @out: the device
  *
- * Detects the driver and its interface version, then creates a fresh context
- * and reads its QUERY_STATE2 flags: AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET
- * (Documentation/uapi.md) means per-context semantics, its absence "legacy".
+ * gpurobust_amdgpu_open_fd() on a file of its own, then
+ * gpurobust_amdgpu_probe().
  *
- * A kernel with the series refuses new contexts to a file that caused too
- * many soft recoveries (K8, amdgpu.soft_recovery_ban): amdgpu_cs_ctx_create()
- * fails with -EPERM. That is not an open failure: the device opens with
- * per-context semantics (only the series bans) and
- * gpurobust_amdgpu_is_banned() says so.
- *
- * Return: 0; -ENODEV when the node is not driven by amdgpu; the -errno of
- * open(), drmGetVersion(), amdgpu_device_initialize(), amdgpu_cs_ctx_create()
- * (other than -EPERM) or amdgpu_cs_query_reset_state2() otherwise.
+ * Return: as gpurobust_amdgpu_open_fd() and gpurobust_amdgpu_probe(), or the
+ * -errno of open().
  */
 int gpurobust_amdgpu_open(const char *path, struct gpurobust_amdgpu_device **out);
 
 /**
- * gpurobust_amdgpu_open_fd() - the same for an open DRM file
- * @fd: the DRM file; it is duplicated, the caller keeps its own
- * @out: the device
+ * gpurobust_amdgpu_probe() - learn the device's semantics with a context of
+ * its own (tools)
+ * @dev: the device
  *
- * Return: as gpurobust_amdgpu_open(), without open().
+ * Creates a fresh context and reads its QUERY_STATE2 flags:
+ * GPUROBUST_QUERY2_PER_CTX_RESET (Documentation/uapi.md) means per-context
+ * semantics, its absence "legacy". A kernel with the series refuses new
+ * contexts to a file that caused too many soft recoveries (K8,
+ * amdgpu.soft_recovery_ban): amdgpu_cs_ctx_create() fails with -EPERM. That
+ * is not a failure: the device has per-context semantics (only the series
+ * bans) and gpurobust_amdgpu_is_banned() says so. A driver does not need
+ * this: its contexts answer the same question.
+ *
+ * Return: 0, -EINVAL for NULL, or the -errno of amdgpu_cs_ctx_create()
+ * (other than -EPERM) or amdgpu_cs_query_reset_state2().
  */
-int gpurobust_amdgpu_open_fd(int fd, struct gpurobust_amdgpu_device **out);
+int gpurobust_amdgpu_probe(struct gpurobust_amdgpu_device *dev);
 
-/* Safe on NULL. */
+/* Safe on NULL. Drops what the device took: the libdrm reference of
+ * gpurobust_amdgpu_open_fd(), and the file of gpurobust_amdgpu_open(). */
 void gpurobust_amdgpu_close(struct gpurobust_amdgpu_device *dev);
 
 /* Return: 0 with *out filled, -EINVAL for NULL pointers. */
@@ -77,8 +118,6 @@ gpurobust_amdgpu_semantics(const struct gpurobust_amdgpu_device *dev);
  * every later amdgpu_cs_ctx_create() on it fails the same way, so a
  * driver reports the device lost for good instead of retrying. */
 bool gpurobust_amdgpu_is_banned(const struct gpurobust_amdgpu_device *dev);
-
-struct gpurobust_gpuvm_fault;	/* gpurobust/report.h */
 
 /**
  * gpurobust_amdgpu_query_gpuvm_fault() - the device's last VM fault
@@ -96,18 +135,36 @@ int gpurobust_amdgpu_query_gpuvm_fault(const struct gpurobust_amdgpu_device *dev
 amdgpu_device_handle gpurobust_amdgpu_handle(const struct gpurobust_amdgpu_device *dev);
 
 /**
- * gpurobust_amdgpu_query_ctx() - ask the kernel about a context
- * @amdgpu_ctx: the libdrm context
- * @ctx: the gpurobust context that shadows it; both answers are folded in
- * @query2_flags: optional, the raw QUERY_STATE2 flags
- * @query1_status: optional, the raw QUERY_STATE (v1) reset_status
+ * gpurobust_amdgpu_ctx_create() - shadow a driver's new amdgpu context
+ * @amdgpu_ctx: the context the driver just created
+ * @flags: GPUROBUST_CTX_* flags, as for gpurobust_ctx_create()
+ * @out: the gpurobust context, with the semantics @amdgpu_ctx's kernel has
  *
- * Return: 0, or the -errno of amdgpu_cs_query_reset_state2() or
- * amdgpu_cs_query_reset_state().
+ * Issues exactly one QUERY_STATE2 on @amdgpu_ctx and reads the semantics
+ * from it (gpurobust_semantics_from_query2()). Nothing else in this library
+ * touches the kernel on a driver's behalf: the submit path only hands
+ * errnos to gpurobust_ctx_note_errno(), which is pure.
+ *
+ * Return: 0; -EINVAL for NULL pointers or unknown @flags; -ENOMEM; the
+ * -errno of amdgpu_cs_query_reset_state2().
+ */
+int gpurobust_amdgpu_ctx_create(amdgpu_context_handle amdgpu_ctx, uint32_t flags,
+				struct gpurobust_ctx **out);
+
+/**
+ * gpurobust_amdgpu_query_ctx() - ask the kernel about a context now
+ * @amdgpu_ctx: the libdrm context
+ * @ctx: the gpurobust context that shadows it; the answer is folded in
+ * @query2_flags: optional, the raw QUERY_STATE2 flags
+ *
+ * One QUERY_STATE2, for the moments an API asks (glGetGraphicsResetStatus(),
+ * a wait that must report a reset): never needed on the submit path.
+ *
+ * Return: 0, -EINVAL for NULL pointers, or the -errno of
+ * amdgpu_cs_query_reset_state2().
  */
 int gpurobust_amdgpu_query_ctx(amdgpu_context_handle amdgpu_ctx,
-			       struct gpurobust_ctx *ctx,
-			       uint64_t *query2_flags, uint32_t *query1_status);
+			       struct gpurobust_ctx *ctx, uint64_t *query2_flags);
 
 /**
  * gpurobust_amdgpu_wait_fences() - wait through DRM_AMDGPU_WAIT_FENCES

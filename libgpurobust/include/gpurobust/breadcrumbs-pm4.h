@@ -7,7 +7,7 @@
  * gpurobust_bc_emitter appends raw dwords to an IB. Field values follow AMD's
  * public PM4 and SDMA definitions; the GFX9 to GFX12 differences are listed
  * in Documentation/breadcrumbs.md and tested against the decoder in
- * src/core/breadcrumbs/pm4-decode.c.
+ * src/driver/core/breadcrumbs/pm4-decode.c.
  *
  *   GFX, compute  in:  WRITE_DATA, ENGINE_SEL=ME, DST_SEL=memory, WR_CONFIRM
  *                 out: RELEASE_MEM, BOTTOM_OF_PIPE_TS, DATA_SEL=32-bit, DST_SEL=MC

@@ -159,15 +159,12 @@ struct gpurobust_bc_report {
 
 /* CPU-side metadata: names, nesting and record of every stream recorded so
  * far. Together with the marker bytes it is everything the decoder needs, so
- * a crash collector can save it and decode a devcoredump after the process
- * died. Call it when no thread is recording (after the device was lost). */
+ * a crash collector can save it (gpurobust/breadcrumbs-json.h) and decode a
+ * devcoredump after the process died. Call it when no thread is recording
+ * (after the device was lost). */
 int gpurobust_bc_pool_meta(struct gpurobust_bc_pool *pool,
 			   struct gpurobust_bc_meta **meta_out);
 void gpurobust_bc_meta_free(struct gpurobust_bc_meta *meta);
-/* A JSON form of the metadata, freed with free(). NULL on allocation failure. */
-char *gpurobust_bc_meta_to_json(const struct gpurobust_bc_meta *meta);
-int gpurobust_bc_meta_from_json(const char *json, size_t len,
-				struct gpurobust_bc_meta **meta_out);
 
 /* Decodes marker memory (the pool's bytes, a copy, or the bytes of the
  * devcoredump's "User Capture v1" section) with its metadata into a report.
@@ -196,11 +193,6 @@ enum gpurobust_bc_text_flags {
 /* RGD-style execution marker tree, then the in-progress paths. */
 int gpurobust_bc_report_print(const struct gpurobust_bc_report *report,
 			      FILE *out, unsigned int flags);
-/* JSON text freed with free(); NULL on allocation failure. */
-char *gpurobust_bc_report_to_json(const struct gpurobust_bc_report *report);
-/* Reads what gpurobust_bc_report_to_json() wrote; -EINVAL on anything else. */
-int gpurobust_bc_report_from_json(const char *json, size_t len,
-				  struct gpurobust_bc_report **report_out);
 
 const char *gpurobust_bc_state_name(enum gpurobust_bc_state state);
 const char *gpurobust_bc_queue_name(enum gpurobust_bc_queue queue);

@@ -25,6 +25,8 @@
 #include <vulkan/vulkan_core.h>
 
 #include "coredump.h"
+#include "text.h"
+#include "vm-fault.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -185,19 +187,8 @@ char *gpurobust_report_to_json(const struct gpurobust_report *report,
 
 const char *gpurobust_role_name(enum gpurobust_role role);
 
-/**
- * gpurobust_text_escape() - make untrusted text inert for a terminal
- * @dst: where to write, NUL-terminated; may be NULL when @size is 0
- * @size: its size
- * @src: the text (process and scope names, log lines)
- *
- * Control bytes, DEL, C1 controls and bytes that are not UTF-8 become
- * "\xNN" and a backslash "\\", as journalctl and less show them; the
- * output is valid UTF-8. Escapes and characters are never cut in two.
- *
- * Return: the length the whole escaped text needs, without the NUL.
- */
-size_t gpurobust_text_escape(char *dst, size_t size, const char *src);
+/* gpurobust_text_escape() is in text.h: every string a report prints goes
+ * through it. */
 
 struct gpurobust_bc_report;
 
@@ -217,14 +208,6 @@ int gpurobust_report_attach_breadcrumbs(struct gpurobust_report *report,
 					const struct gpurobust_bc_report *bc);
 
 /* ---- VK_EXT_device_fault ------------------------------------------------ */
-
-/* AMDGPU_INFO_GPUVM_FAULT (0x23) answer. Linux 6.10 added it; libdrm 2.4.114
- * lacks it, hence this copy of the uAPI layout. */
-struct gpurobust_gpuvm_fault {
-	uint64_t addr;
-	uint32_t status;
-	uint32_t vmhub;
-};
 
 /* What vkGetDeviceFaultInfoEXT returns: one address record at most, and the
  * vendor binary (a VkDeviceFaultVendorBinaryHeaderVersionOneEXT followed by

@@ -9,7 +9,9 @@
  * and answers in API terms: a VkResult (L9) or a GL reset status (L11, L12).
  * A context that is not robust follows the lost policy (L13).
  *
- * Nothing here performs I/O; the amdgpu backend (gpurobust/amdgpu.h) fetches
+ * This header needs no graphics API header: the Vulkan answers are in
+ * gpurobust/reset-vulkan.h, the GL answer in gpurobust/reset-gl.h, so that a
+ * GL driver never sees vulkan_core.h. Nothing here performs I/O; the amdgpu backend (gpurobust/amdgpu.h) fetches
  * the evidence. Every function is safe to call from many threads on the same
  * context at once.
  */
@@ -17,14 +19,16 @@
 #define GPUROBUST_RESET_H
 
 #include <stdint.h>
-#include <vulkan/vulkan_core.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* What the evidence says about one context. Ordered from least to most
- * specific: a context only ever moves up this list (it is sticky). */
+/* What the evidence says about one context. Lost classes are sticky: a
+ * context never goes back to NONE. Which class may follow which is the
+ * lattice in Documentation/libgpurobust-api.md ("Class lattice"): more
+ * specific evidence refines, except that innocence never follows a lost
+ * device (GPUROBUST_RESET_FLAG_DEVICE_GONE). */
 enum gpurobust_reset_class {
 	GPUROBUST_RESET_NONE = 0,	/* nothing happened to this context */
 	GPUROBUST_RESET_UNKNOWN,	/* lost, cause unknown (L4, L5) */
@@ -39,6 +43,23 @@ enum gpurobust_reset_class {
 #define GPUROBUST_RESET_FLAG_IN_PROGRESS	(1u << 1)
 /* A reset happened on the device, but not necessarily to this context (L7). */
 #define GPUROBUST_RESET_FLAG_ELSEWHERE		(1u << 2)
+/* Sticky: -ENODEV or -EHWPOISON said the device itself is gone (L5). */
+#define GPUROBUST_RESET_FLAG_DEVICE_GONE	(1u << 3)
+
+/*
+ * AMDGPU_CTX_OP_QUERY_STATE2 flags, as the kernel's amdgpu_drm.h defines
+ * them, under names a driver can use whatever its copy of that header has.
+ */
+#define GPUROBUST_QUERY2_RESET			(1u << 0)
+#define GPUROBUST_QUERY2_VRAMLOST		(1u << 1)
+#define GPUROBUST_QUERY2_GUILTY			(1u << 2)
+#define GPUROBUST_QUERY2_RAS_CE			(1u << 3)
+#define GPUROBUST_QUERY2_RAS_UE			(1u << 4)
+/* Linux 6.8 (KMS 3.54): a reset has started and not finished yet. */
+#define GPUROBUST_QUERY2_RESET_IN_PROGRESS	(1u << 5)
+/* This project's kernel series (Documentation/uapi.md): set in every answer
+ * when RESET, GUILTY and VRAMLOST are per context. */
+#define GPUROBUST_QUERY2_PER_CTX_RESET		(1u << 6)
 
 /* Whether the kernel reports RESET/GUILTY/VRAMLOST per context. */
 enum gpurobust_semantics {
@@ -46,19 +67,24 @@ enum gpurobust_semantics {
 	GPUROBUST_SEMANTICS_PER_CTX,	/* AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET */
 };
 
+/* The semantics a QUERY_STATE2 answer proves: PER_CTX when it carries
+ * GPUROBUST_QUERY2_PER_CTX_RESET, LEGACY otherwise. Any answer will do, the
+ * one a driver reads once when it creates its context included. */
+enum gpurobust_semantics gpurobust_semantics_from_query2(uint64_t query2_flags);
+
 enum gpurobust_evidence_kind {
 	GPUROBUST_EVIDENCE_ERRNO = 1,	/* CS/wait ioctl result or fence status, <= 0 */
 	GPUROBUST_EVIDENCE_QUERY2,	/* AMDGPU_CTX_OP_QUERY_STATE2 flags */
 	GPUROBUST_EVIDENCE_QUERY1,	/* AMDGPU_CTX_OP_QUERY_STATE reset_status */
 };
 
+/* Only the member that `kind` names is read. Not a union: an anonymous one
+ * is not C99, and a named one would make every initializer longer. */
 struct gpurobust_evidence {
 	enum gpurobust_evidence_kind kind;
-	union {
-		int err;		/* ERRNO: 0 or -errno */
-		uint64_t query2_flags;	/* QUERY2 */
-		uint32_t query1_status;	/* QUERY1: AMDGPU_CTX_*_RESET */
-	};
+	int err;		/* ERRNO: 0 or -errno */
+	uint64_t query2_flags;	/* QUERY2 */
+	uint32_t query1_status;	/* QUERY1: AMDGPU_CTX_*_RESET */
 };
 
 struct gpurobust_reset_status {
@@ -125,45 +151,6 @@ int gpurobust_ctx_get_status(const struct gpurobust_ctx *ctx,
 
 /* GUILTY, INNOCENT and UNKNOWN mean lost (L9); NONE with any flags does not. */
 int gpurobust_reset_is_lost(enum gpurobust_reset_class reset_class);
-
-/**
- * gpurobust_ctx_vk_result() - the VkResult a Vulkan entry point returns (L9)
- * @ctx: the context
- *
- * Return: VK_ERROR_DEVICE_LOST once the context is lost, for ever after;
- * VK_SUCCESS otherwise.
- */
-VkResult gpurobust_ctx_vk_result(const struct gpurobust_ctx *ctx);
-
-/**
- * gpurobust_ctx_vk_wait_result() - finish a wait that must not fail (L9, L10)
- * @ctx: the context
- * @wait_err: an amdgpu wait ioctl's result (gpurobust_amdgpu_wait_fences()),
- *            or the fence error probed after a syncobj wait
- *            (gpurobust_syncobj_probe()). Never DRM_IOCTL_SYNCOBJ_WAIT's own
- *            result: its -ETIME means "timed out", not "guilty".
- * @out: VK_SUCCESS or VK_ERROR_DEVICE_LOST, nothing else
- *
- * Return: 0 when *out is set; @wait_err itself when it is not about a reset
- * (L8: -EAGAIN, -ERESTARTSYS ... the caller retries or handles it); -EINVAL
- * for NULL pointers.
- */
-int gpurobust_ctx_vk_wait_result(struct gpurobust_ctx *ctx, int wait_err,
-				 VkResult *out);
-
-/**
- * gpurobust_ctx_gl_reset_status() - glGetGraphicsResetStatus() (L11, L12)
- * @ctx: the context
- *
- * Feed the latest QUERY_STATE2 answer first, so that RESET_IN_PROGRESS is
- * current. A lost context answers its reset status at least once, and again
- * on every call while the reset is in progress; after that GL_NO_ERROR. A
- * context that is not robust always answers GL_NO_ERROR.
- *
- * Return: a GLenum: GL_NO_ERROR, GL_GUILTY_CONTEXT_RESET,
- * GL_INNOCENT_CONTEXT_RESET or GL_UNKNOWN_CONTEXT_RESET.
- */
-unsigned int gpurobust_ctx_gl_reset_status(struct gpurobust_ctx *ctx);
 
 /* Called once, on the thread whose evidence made a non-robust context lost. */
 typedef void (*gpurobust_lost_handler)(struct gpurobust_ctx *ctx,

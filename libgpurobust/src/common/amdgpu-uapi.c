@@ -1,5 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "common/amdgpu-uapi.h"
+#include "gpurobust/reset.h"
+
+/* The public names must be the kernel's values, whichever header has them. */
+_Static_assert(GPUROBUST_QUERY2_RESET == AMDGPU_CTX_QUERY2_FLAGS_RESET, "RESET");
+_Static_assert(GPUROBUST_QUERY2_VRAMLOST == AMDGPU_CTX_QUERY2_FLAGS_VRAMLOST, "VRAMLOST");
+_Static_assert(GPUROBUST_QUERY2_GUILTY == AMDGPU_CTX_QUERY2_FLAGS_GUILTY, "GUILTY");
+_Static_assert(GPUROBUST_QUERY2_RAS_CE == AMDGPU_CTX_QUERY2_FLAGS_RAS_CE, "RAS_CE");
+_Static_assert(GPUROBUST_QUERY2_RAS_UE == AMDGPU_CTX_QUERY2_FLAGS_RAS_UE, "RAS_UE");
+_Static_assert(GPUROBUST_QUERY2_RESET_IN_PROGRESS == AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS,
+	       "RESET_IN_PROGRESS");
+_Static_assert(GPUROBUST_QUERY2_PER_CTX_RESET == AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET,
+	       "PER_CTX_RESET");
 
 const struct amdgpu_query2_flag_name amdgpu_query2_flag_names[] = {
 	{ AMDGPU_CTX_QUERY2_FLAGS_RESET, "RESET" },

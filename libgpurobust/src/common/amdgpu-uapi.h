@@ -3,18 +3,30 @@
 #define GPUROBUST_COMMON_AMDGPU_UAPI_H
 
 /* The amdgpu uAPI bits that Debian 12's libdrm 2.4.114 headers lack. Mesa
- * solves this by carrying its own amdgpu_drm.h; we define only these few. */
+ * solves this by carrying its own amdgpu_drm.h; we define only these few.
+ * Without the libdrm backend the driver core still needs the reset answers'
+ * values, so they are copied here from amdgpu_drm.h (stable uAPI). */
 #include <stddef.h>
 #include <stdint.h>
+#ifdef GPUROBUST_HAVE_LIBDRM
 #include <amdgpu_drm.h>
+#else
+#define AMDGPU_CTX_NO_RESET 0
+#define AMDGPU_CTX_GUILTY_RESET 1
+#define AMDGPU_CTX_INNOCENT_RESET 2
+#define AMDGPU_CTX_UNKNOWN_RESET 3
+#define AMDGPU_CTX_QUERY2_FLAGS_RESET (1 << 0)
+#define AMDGPU_CTX_QUERY2_FLAGS_VRAMLOST (1 << 1)
+#define AMDGPU_CTX_QUERY2_FLAGS_GUILTY (1 << 2)
+#define AMDGPU_CTX_QUERY2_FLAGS_RAS_CE (1 << 3)
+#define AMDGPU_CTX_QUERY2_FLAGS_RAS_UE (1 << 4)
+#endif
 
-/* Kernel 6.8+ (KMS 3.54): a reset has started and not finished yet. */
+/* Kernel 6.8+ (KMS 3.54) and this project's series; the public names are
+ * in gpurobust/reset.h, amdgpu-uapi.c checks them against libdrm's. */
 #ifndef AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS
 #define AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS (1 << 5)
 #endif
-
-/* This project's kernel series (Documentation/uapi.md): set in every
- * QUERY_STATE2 answer when RESET, GUILTY and VRAMLOST are per context. */
 #ifndef AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET
 #define AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET (1 << 6)
 #endif

@@ -3,7 +3,7 @@
 #define GPUROBUST_COMMON_EXPORT_H
 
 /* The library builds with -fvisibility=hidden; only functions marked here
- * (and matched by libgpurobust.sym) form the ABI. */
+ * (and matched by the library's version script) form the ABI. */
 #define GPUROBUST_EXPORT __attribute__((visibility("default")))
 
 #endif

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* A program outside the tree: it sees only the installed headers and what
- * `pkg-config gpurobust` says. */
+ * `pkg-config gpurobust-driver` says. */
 #include <errno.h>
 #include <stdio.h>
 
 #include <gpurobust/amdgpu.h>
+#include <gpurobust/reset-vulkan.h>
 #include <gpurobust/reset.h>
 #include <gpurobust/syncfile.h>
 

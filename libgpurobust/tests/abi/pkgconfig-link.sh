@@ -1,10 +1,11 @@
 #!/bin/sh
 # Install into a scratch DESTDIR, then build and run a program that knows
-# nothing but `pkg-config gpurobust`: what a Mesa build would do. TAP.
-# usage: pkgconfig-link.sh BUILD_DIR PROGRAM_SOURCE
+# nothing but `pkg-config PACKAGE`: what a Mesa build would do. TAP.
+# usage: pkgconfig-link.sh BUILD_DIR PROGRAM_SOURCE PACKAGE
 set -u
 build=$1
 source=$2
+package=$3
 destdir=$(mktemp -d)
 trap 'rm -rf "$destdir"' EXIT
 
@@ -20,24 +21,26 @@ else
 fi
 rm -f "$destdir.log"
 
-pc=$(find "$destdir" -name gpurobust.pc | head -n 1)
-if [ -z "$pc" ]; then
-	echo "Bail out! no gpurobust.pc under $destdir"
+pcs=$(find "$destdir" -name 'gpurobust-*.pc')
+if [ -z "$pcs" ] || [ ! -f "$(dirname "$(echo "$pcs" | head -n 1)")/$package.pc" ]; then
+	echo "Bail out! no $package.pc under $destdir"
 	exit 1
 fi
-prefix=$(pkg-config --variable=prefix "$pc")
-# Relocate gpurobust alone into the DESTDIR, as unpacking a package would.
-# PKG_CONFIG_SYSROOT_DIR or --define-variable would move libdrm and json-c
-# too, which stay where the system has them.
+# Relocate the project's .pc files alone into the DESTDIR, as unpacking a
+# package would. PKG_CONFIG_SYSROOT_DIR or --define-variable would move
+# libdrm and json-c too, which stay where the system has them.
 mkdir -p "$destdir/pkgconfig"
-sed "s|^prefix=.*|prefix=$destdir$prefix|" "$pc" > "$destdir/pkgconfig/gpurobust.pc"
+for pc in $pcs; do
+	prefix=$(pkg-config --variable=prefix "$pc")
+	sed "s|^prefix=.*|prefix=$destdir$prefix|" "$pc" > "$destdir/pkgconfig/$(basename "$pc")"
+done
 export PKG_CONFIG_PATH="$destdir/pkgconfig"
-cflags=$(pkg-config --cflags gpurobust) || { echo "Bail out! pkg-config --cflags"; exit 1; }
-libs=$(pkg-config --libs gpurobust) || { echo "Bail out! pkg-config --libs"; exit 1; }
-libdir=$(pkg-config --variable=libdir gpurobust)
+cflags=$(pkg-config --cflags "$package") || { echo "Bail out! pkg-config --cflags"; exit 1; }
+libs=$(pkg-config --libs "$package") || { echo "Bail out! pkg-config --libs"; exit 1; }
+libdir=$(pkg-config --variable=libdir "$package")
 case "$libdir" in
 "$destdir"/*) ;;
-*) echo "Bail out! gpurobust.pc's libdir $libdir does not follow its prefix"; exit 1 ;;
+*) echo "Bail out! $package.pc's libdir $libdir does not follow its prefix"; exit 1 ;;
 esac
 echo "# cflags: $cflags"
 echo "# libs: $libs"
@@ -45,9 +48,9 @@ echo "# libs: $libs"
 # shellcheck disable=SC2086 # the flags are meant to split
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic $cflags -o "$destdir/consumer" \
 	"$source" $libs 2> "$destdir/cc.log"; then
-	echo "ok 2 - compile and link with pkg-config gpurobust only"
+	echo "ok 2 - compile and link with pkg-config $package only"
 else
-	echo "not ok 2 - compile and link with pkg-config gpurobust only"
+	echo "not ok 2 - compile and link with pkg-config $package only"
 	sed 's/^/# /' "$destdir/cc.log"
 	exit 1
 fi

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/breadcrumbs/internal.h"
-#include "core/breadcrumbs/pm4-decode.h"
+#include "driver/core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/pm4-decode.h"
 #include "fake-gpu.h"
 
 static void record_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)

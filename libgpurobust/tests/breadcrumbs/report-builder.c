@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
 #include "report-builder.h"
 
 struct gpurobust_bc_report *build_report(const struct outline_stream *streams, uint32_t count,

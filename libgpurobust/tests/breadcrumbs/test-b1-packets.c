@@ -17,7 +17,7 @@
  */
 #include <errno.h>
 
-#include "core/breadcrumbs/pm4-decode.h"
+#include "driver/core/breadcrumbs/pm4-decode.h"
 #include "fake-gpu.h"
 
 #define VA 0x0000123456789abcull

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "gpurobust/breadcrumbs-json.h"
 #include "report-builder.h"
 
 #define A GPUROBUST_BC_IN_PROGRESS

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "gpurobust/breadcrumbs-json.h"
 #include "gpurobust/breadcrumbs-signature.h"
 #include "report-builder.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
 #include "fake-gpu.h"
 
 #define POOL_SIZE 4096u

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
+#include "gpurobust/breadcrumbs-json.h"
 #include "fake-gpu.h"
 
 static struct fake_ib gfx, compute;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * 'gpurobust status' on an amdgpu node, without one: the command's own code
- * (tools/status.c) runs against the scripted libdrm of tests/reset, and its
- * output is read back: text, and JSON through json-c's parser.
+ * (tools/status.c) runs over the real libdrm against the fake amdgpu kernel
+ * of tests/fake-kernel (LD_PRELOAD), and its output is read back: text, and
+ * JSON through json-c's parser.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -11,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../reset/libdrm-script.h"
 #include "../reset/test-helpers.h"
 #include "common/amdgpu-uapi.h"
 #include "commands.h"
+#include "fake-amdgpu.h"
 
 struct captured {
 	int rc;
@@ -59,13 +60,25 @@ static struct captured *run_status(const char *arg1, const char *arg2, const cha
 	return c;
 }
 
-static void script_amdgpu(uint64_t fresh_flags)
+static int fresh_kernel(void **state)
 {
-	will_return(drmGetVersion, "amdgpu");
-	will_return(amdgpu_device_initialize, 0);
-	will_return(amdgpu_cs_ctx_create, 0);
-	will_return(amdgpu_cs_query_reset_state2, fresh_flags);
-	will_return(amdgpu_cs_query_reset_state2, 0);
+	fake_amdgpu_reset();
+	return 0;
+}
+
+static int no_violation(void **state)
+{
+	assert_null(fake_amdgpu_violation());
+	return 0;
+}
+
+/* "NODE: " + @text, as the command prints a line about the fake node. */
+static const char *about_node(const char *text)
+{
+	static char line[512];
+
+	snprintf(line, sizeof(line), "%s: %s", fake_amdgpu_node(), text);
+	return line;
 }
 
 static json_object *field(json_object *obj, const char *key)
@@ -81,15 +94,15 @@ static void test_L6_status_json_reports_per_ctx_semantics(void **state)
 	struct captured *c;
 	json_object *doc, *dev;
 
-	script_amdgpu(AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET);
-	c = run_status("--device", "/dev/null", "--json");
+	fake_amdgpu_set_per_ctx(true);
+	c = run_status("--device", fake_amdgpu_node(), "--json");
 	assert_int_equal(c->rc, GPUROBUST_EXIT_OK);
 	doc = json_tokener_parse(c->out);
 	assert_non_null(doc);
 	assert_int_equal(json_object_get_int(field(doc, "amdgpu_devices")), 1);
 	assert_int_equal(json_object_get_int(field(doc, "exit_code")), 0);
 	dev = json_object_array_get_idx(field(doc, "devices"), 0);
-	assert_string_equal(json_object_get_string(field(dev, "path")), "/dev/null");
+	assert_string_equal(json_object_get_string(field(dev, "path")), fake_amdgpu_node());
 	assert_string_equal(json_object_get_string(field(dev, "driver")), "amdgpu");
 	assert_string_equal(json_object_get_string(field(dev, "interface_version")), "3.59.0");
 	assert_string_equal(json_object_get_string(field(dev, "semantics")), "per_ctx");
@@ -103,12 +116,11 @@ static void test_L7_status_text_reports_legacy_semantics(void **state)
 {
 	struct captured *c;
 
-	/* Upstream: a fresh context already sees an earlier device reset. */
-	script_amdgpu(AMDGPU_CTX_QUERY2_FLAGS_RESET);
-	c = run_status("--device", "/dev/null", NULL);
+	fake_amdgpu_set_kms_minor(54);
+	c = run_status("--device", fake_amdgpu_node(), NULL);
 	assert_int_equal(c->rc, GPUROBUST_EXIT_OK);
-	assert_non_null(strstr(c->out, "/dev/null: driver amdgpu 3.59.0, reset semantics legacy\n"));
-	assert_non_null(strstr(c->out, "  fresh context QUERY_STATE2: 0x1 (RESET)\n"));
+	assert_non_null(strstr(c->out, about_node("driver amdgpu 3.54.0, reset semantics legacy\n")));
+	assert_non_null(strstr(c->out, "  fresh context QUERY_STATE2: 0x0 (none)\n"));
 	assert_string_equal(c->err, "");
 	free(c);
 }
@@ -117,11 +129,11 @@ static void test_status_other_driver_is_no_amdgpu_device(void **state)
 {
 	struct captured *c;
 
-	will_return(drmGetVersion, "i915");
-	c = run_status("--device", "/dev/null", NULL);
+	fake_amdgpu_set_driver("i915");
+	c = run_status("--device", fake_amdgpu_node(), NULL);
 	assert_int_equal(c->rc, GPUROBUST_EXIT_NO_DEVICE);
-	assert_non_null(strstr(c->out, "/dev/null: driver i915 3.59.0, not amdgpu"));
-	assert_non_null(strstr(c->out, "no amdgpu device: /dev/null is not driven by amdgpu"));
+	assert_non_null(strstr(c->out, about_node("driver i915 3.59.0, not amdgpu")));
+	assert_non_null(strstr(c->out, "is not driven by amdgpu"));
 	free(c);
 }
 
@@ -129,22 +141,18 @@ static void test_status_error_names_the_device_and_the_call(void **state)
 {
 	struct captured *c;
 	json_object *doc, *err;
+	char expected[512];
 
-	will_return(drmGetVersion, "amdgpu");
-	will_return(amdgpu_device_initialize, 0);
-	will_return(amdgpu_cs_ctx_create, -EACCES);
-	c = run_status("--device", "/dev/null", NULL);
+	fake_amdgpu_fail_next(FAKE_CTX_ALLOC, -EACCES);
+	c = run_status("--device", fake_amdgpu_node(), NULL);
 	assert_int_equal(c->rc, GPUROBUST_EXIT_FAILURE);
-	assert_string_equal(c->err, "gpurobust status: /dev/null: amdgpu_cs_ctx_create failed: "
-			    "Permission denied\n");
+	snprintf(expected, sizeof(expected), "gpurobust status: %s: amdgpu_cs_ctx_create failed: "
+		 "Permission denied\n", fake_amdgpu_node());
+	assert_string_equal(c->err, expected);
 	free(c);
 
-	will_return(drmGetVersion, "amdgpu");
-	will_return(amdgpu_device_initialize, 0);
-	will_return(amdgpu_cs_ctx_create, 0);
-	will_return(amdgpu_cs_query_reset_state2, 0);
-	will_return(amdgpu_cs_query_reset_state2, -EINVAL);
-	c = run_status("--json", "--device", "/dev/null");
+	fake_amdgpu_fail_next(FAKE_CTX_QUERY_STATE2, -EINVAL);
+	c = run_status("--json", "--device", fake_amdgpu_node());
 	assert_int_equal(c->rc, GPUROBUST_EXIT_FAILURE);
 	doc = json_tokener_parse(c->out);
 	assert_non_null(doc);
@@ -159,10 +167,12 @@ static void test_status_error_names_the_device_and_the_call(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_L6_status_json_reports_per_ctx_semantics),
-		cmocka_unit_test(test_L7_status_text_reports_legacy_semantics),
-		cmocka_unit_test(test_status_other_driver_is_no_amdgpu_device),
-		cmocka_unit_test(test_status_error_names_the_device_and_the_call),
+#define FAKE_KERNEL_TEST(t) cmocka_unit_test_setup_teardown(t, fresh_kernel, no_violation)
+		FAKE_KERNEL_TEST(test_L6_status_json_reports_per_ctx_semantics),
+		FAKE_KERNEL_TEST(test_L7_status_text_reports_legacy_semantics),
+		FAKE_KERNEL_TEST(test_status_other_driver_is_no_amdgpu_device),
+		FAKE_KERNEL_TEST(test_status_error_names_the_device_and_the_call),
+#undef FAKE_KERNEL_TEST
 	};
 
 	return cmocka_run_group_tests_name("cli-status-amdgpu", tests, NULL, NULL);

@@ -19,7 +19,7 @@
 
 #include <gpurobust/breadcrumbs.h>
 
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
 #include "fake-gpu.h"
 
 /* The size of the buffer the kernel test registers (CAPTURE_SIZE there). */

@@ -21,8 +21,8 @@
 
 #include <gpurobust/collector.h>
 
-#include "backend/sysfs/kmsg.h"
-#include "backend/sysfs/watch.h"
+#include "crash/backend/sysfs/kmsg.h"
+#include "crash/backend/sysfs/watch.h"
 
 struct tree {
 	char root[64];

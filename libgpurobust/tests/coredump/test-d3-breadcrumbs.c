@@ -19,10 +19,11 @@
 
 #include <cmocka.h>
 
+#include <gpurobust/breadcrumbs-json.h>
 #include <gpurobust/breadcrumbs.h>
 #include <gpurobust/report.h>
 
-#include "core/breadcrumbs/internal.h"
+#include "driver/core/breadcrumbs/internal.h"
 #include "dumpgen.h"
 #include "fake-gpu.h"
 #include "fixture.h"

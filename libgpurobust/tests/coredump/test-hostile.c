@@ -21,6 +21,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include <gpurobust/breadcrumbs-json.h>
 #include <gpurobust/breadcrumbs.h>
 #include <gpurobust/crash.h>
 

@@ -106,6 +106,107 @@ static void test_L5_enodev_and_ehwpoison_are_unknown_and_lost(void **state)
 	}
 }
 
+static void test_L5_device_gone_is_flagged(void **state)
+{
+	assert_true(classify_errno(-ENODEV, PER_CTX).flags & GPUROBUST_RESET_FLAG_DEVICE_GONE);
+	assert_true(classify_errno(-EHWPOISON, LEGACY).flags & GPUROBUST_RESET_FLAG_DEVICE_GONE);
+	assert_false(classify_errno(-ECANCELED, LEGACY).flags & GPUROBUST_RESET_FLAG_DEVICE_GONE);
+}
+
+/*
+ * The class lattice of Documentation/libgpurobust-api.md, pair by pair: one
+ * piece of evidence, then another, on a fresh context.
+ */
+enum { E_ENODATA, E_ETIME, E_ECANCELED, E_ENODEV, E_Q2_GUILTY, E_Q2_VRAMLOST, E_Q2_RESET,
+       E_COUNT };
+
+static void note(struct gpurobust_ctx *ctx, int e)
+{
+	static const int errs[] = { -ENODATA, -ETIME, -ECANCELED, -ENODEV };
+	static const uint64_t q2[] = { Q2_RESET | Q2_GUILTY, Q2_RESET | Q2_VRAMLOST, Q2_RESET };
+
+	if (e < E_Q2_GUILTY)
+		assert_int_equal(gpurobust_ctx_note_errno(ctx, errs[e]), 0);
+	else
+		assert_int_equal(gpurobust_ctx_note_query2(ctx, q2[e - E_Q2_GUILTY]), 0);
+}
+
+#define N GPUROBUST_RESET_NONE
+#define U GPUROBUST_RESET_UNKNOWN
+#define I GPUROBUST_RESET_INNOCENT
+#define GS GPUROBUST_RESET_GUILTY_SOFT
+#define GH GPUROBUST_RESET_GUILTY_HARD
+
+static void check_lattice(enum gpurobust_semantics semantics,
+			  const enum gpurobust_reset_class expected[E_COUNT][E_COUNT])
+{
+	for (int first = 0; first < E_COUNT; first++) {
+		for (int then = 0; then < E_COUNT; then++) {
+			struct gpurobust_ctx *ctx = new_ctx(semantics, GPUROBUST_CTX_ROBUST);
+
+			note(ctx, first);
+			note(ctx, then);
+			if (status_of(ctx).reset_class != expected[first][then])
+				fail_msg("%s: evidence %d then %d gave %s, not %s",
+					 gpurobust_semantics_name(semantics), first, then,
+					 gpurobust_reset_class_name(status_of(ctx).reset_class),
+					 gpurobust_reset_class_name(expected[first][then]));
+			gpurobust_ctx_destroy(ctx);
+		}
+	}
+}
+
+static void test_lattice_per_ctx_kernel(void **state)
+{
+	/* then:    ENODATA ETIME ECANCELED ENODEV Q2_GUILTY Q2_VRAMLOST Q2_RESET */
+	static const enum gpurobust_reset_class expected[E_COUNT][E_COUNT] = {
+		[E_ENODATA]     = { GS, GH, GS, GS, GS, GS, GS },
+		[E_ETIME]       = { GH, GH, GH, GH, GH, GH, GH },
+		[E_ECANCELED]   = { GS, GH, I,  I,  GH, I,  I  },
+		/* A lost device: -ECANCELED and VRAMLOST echo the loss. */
+		[E_ENODEV]      = { GS, GH, U,  U,  GH, U,  U  },
+		/* Guilt from a query: an errno names its kind. */
+		[E_Q2_GUILTY]   = { GS, GH, GH, GH, GH, GH, GH },
+		[E_Q2_VRAMLOST] = { GS, GH, I,  I,  GH, I,  I  },
+		[E_Q2_RESET]    = { GS, GH, I,  I,  GH, I,  I  },
+	};
+
+	check_lattice(PER_CTX, expected);
+}
+
+static void test_lattice_legacy_kernel(void **state)
+{
+	/* then:    ENODATA ETIME ECANCELED ENODEV Q2_GUILTY Q2_VRAMLOST Q2_RESET */
+	static const enum gpurobust_reset_class expected[E_COUNT][E_COUNT] = {
+		[E_ENODATA]     = { GS, GH, GS, GS, GS, GS, GS },
+		[E_ETIME]       = { GH, GH, GH, GH, GH, GH, GH },
+		/* Ambiguous (L4): resolved by guilt, or by VRAM this context lost. */
+		[E_ECANCELED]   = { GS, GH, U,  U,  GH, I,  U  },
+		[E_ENODEV]      = { GS, GH, U,  U,  GH, U,  U  },
+		[E_Q2_GUILTY]   = { GS, GH, GH, GH, GH, GH, GH },
+		[E_Q2_VRAMLOST] = { GS, GH, I,  I,  GH, I,  I  },
+		/* RESET alone is someone else's (L7). */
+		[E_Q2_RESET]    = { GS, GH, U,  U,  GH, I,  N  },
+	};
+
+	check_lattice(LEGACY, expected);
+}
+
+#undef N
+#undef U
+#undef I
+#undef GS
+#undef GH
+
+static void test_semantics_from_query2(void **state)
+{
+	assert_int_equal(gpurobust_semantics_from_query2(0), LEGACY);
+	assert_int_equal(gpurobust_semantics_from_query2(GPUROBUST_QUERY2_RESET |
+							 GPUROBUST_QUERY2_GUILTY), LEGACY);
+	assert_int_equal(gpurobust_semantics_from_query2(GPUROBUST_QUERY2_PER_CTX_RESET), PER_CTX);
+	assert_int_equal(gpurobust_semantics_from_query2(~0ull), PER_CTX);
+}
+
 static void test_L6_query2_reset_with_series_is_guilty_or_innocent(void **state)
 {
 	assert_int_equal(classify_query2(Q2_RESET | Q2_GUILTY | Q2_PER_CTX, PER_CTX).reset_class,
@@ -255,6 +356,10 @@ int main(void)
 		cmocka_unit_test(test_L4_ecanceled_on_legacy_kernel_resolved_by_query2_guilty),
 		cmocka_unit_test(test_L4_ecanceled_on_legacy_kernel_stays_unknown_without_guilty),
 		cmocka_unit_test(test_L5_enodev_and_ehwpoison_are_unknown_and_lost),
+		cmocka_unit_test(test_L5_device_gone_is_flagged),
+		cmocka_unit_test(test_lattice_per_ctx_kernel),
+		cmocka_unit_test(test_lattice_legacy_kernel),
+		cmocka_unit_test(test_semantics_from_query2),
 		cmocka_unit_test(test_L6_query2_reset_with_series_is_guilty_or_innocent),
 		cmocka_unit_test(test_L6_query2_guilt_keeps_the_kind_an_errno_named),
 		cmocka_unit_test(test_L6_vramlost_is_innocent_and_sticky),

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "gpurobust/reset-gl.h"
+#include "gpurobust/reset-vulkan.h"
 #include "gpurobust/reset.h"
 
 static inline struct gpurobust_ctx *new_ctx(enum gpurobust_semantics semantics, uint32_t flags)

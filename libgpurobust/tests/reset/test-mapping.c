@@ -53,8 +53,25 @@ static void test_L9_reset_elsewhere_is_not_device_lost(void **state)
 	gpurobust_ctx_note_query2(ctx, Q2_RESET | Q2_IN_PROGRESS);
 	gpurobust_ctx_note_query1(ctx, AMDGPU_CTX_UNKNOWN_RESET);
 	assert_int_equal(gpurobust_ctx_vk_result(ctx), VK_SUCCESS);
-	assert_int_equal(gpurobust_ctx_vk_result(NULL), VK_ERROR_DEVICE_LOST);
 	gpurobust_ctx_destroy(ctx);
+}
+
+/* A driver that could not create a context passes NULL: the answers say
+ * "nothing known", the calls that need a context fail cleanly. */
+static void test_null_context_vouches_for_nothing(void **state)
+{
+	VkResult res = VK_INCOMPLETE;
+	struct gpurobust_reset_status st;
+
+	assert_int_equal(gpurobust_ctx_vk_result(NULL), VK_SUCCESS);
+	assert_int_equal(gpurobust_ctx_gl_reset_status(NULL), GL_NO_ERROR);
+	assert_int_equal(gpurobust_ctx_vk_wait_result(NULL, -ETIME, &res), -EINVAL);
+	assert_int_equal(res, VK_INCOMPLETE);
+	assert_int_equal(gpurobust_ctx_note_errno(NULL, -ETIME), -EINVAL);
+	assert_int_equal(gpurobust_ctx_note_query2(NULL, Q2_RESET), -EINVAL);
+	assert_int_equal(gpurobust_ctx_get_status(NULL, &st), -EINVAL);
+	assert_int_equal(gpurobust_ctx_set_lost_handler(NULL, NULL, NULL), -EINVAL);
+	gpurobust_ctx_destroy(NULL);
 }
 
 static void test_L9_wait_returns_only_success_or_device_lost(void **state)
@@ -229,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_L9_every_lost_class_is_device_lost),
 		cmocka_unit_test(test_L9_device_lost_is_sticky),
 		cmocka_unit_test(test_L9_reset_elsewhere_is_not_device_lost),
+		cmocka_unit_test(test_null_context_vouches_for_nothing),
 		cmocka_unit_test(test_L9_wait_returns_only_success_or_device_lost),
 		cmocka_unit_test(test_L11_gl_status_repeats_until_reset_completes),
 		cmocka_unit_test(test_L11_gl_status_reported_once_when_reset_already_complete),

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "crash/backend/sysfs/read-all.h"
+
+int read_all_fd(int fd, size_t limit, char **data, size_t *len)
+{
+	size_t used = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t got;
+
+		/* /dev/kmsg fails reads into less than one record's room */
+		if (cap - used < 8192) {
+			char *nb = cap > limit ? NULL : realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				return cap > limit ? -EFBIG : -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		got = read(fd, buf + used, cap - 1 - used);
+		if (got < 0 && (errno == EINTR || errno == EPIPE))
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			break;
+		if (got < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if (!got)
+			break;
+		used += (size_t)got;
+	}
+	buf[used] = '\0';
+	*data = buf;
+	*len = used;
+	return 0;
+}
