@@ -303,7 +303,7 @@ static void headline(struct gpurobust_report *r)
 void report_sign(struct gpurobust_report *r)
 {
 	char process[32], what[96], path[24] = "", event[192];
-	const char *fault_kind = r->fault_write ? "write" : "read";
+	const char *who, *fault_kind = r->fault_write ? "write" : "read";
 
 	normalize_numbers(r->process[0] ? r->process : "kernel", process, sizeof(process));
 	if (r->fault)
@@ -318,12 +318,12 @@ void report_sign(struct gpurobust_report *r)
 	fieldf(r->signature_key, sizeof(r->signature_key), "%s|%s|%s%s", process,
 		 r->ring[0] ? r->ring : "?", what, path);
 	r->signature = XXH64(r->signature_key, strlen(r->signature_key), 0);
+	/* an empty name is a kernel job, unless the excerpt lost the line */
+	who = r->process[0] ? r->process : r->partial ? "an unknown process" : "kernel";
 	if (!r->n_hangs && r->fault)
-		fieldf(event, sizeof(event), "%s faulted (%s)",
-		       r->process[0] ? r->process : "kernel", what);
+		fieldf(event, sizeof(event), "%s faulted (%s)", who, what);
 	else
-		fieldf(event, sizeof(event), "%s hung on %s (%s)",
-		       r->process[0] ? r->process : "kernel",
+		fieldf(event, sizeof(event), "%s hung on %s (%s)", who,
 		       r->ring[0] ? r->ring : "an unknown ring", what);
 	/* the headline says what it rests on; the signature does not, so that
 	 * a pasted excerpt buckets with the whole dump */
