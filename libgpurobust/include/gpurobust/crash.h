@@ -52,6 +52,9 @@ struct gpurobust_crash {
  *        describe themselves; NULL to decode the captures alone
  * @out: the result; free it with gpurobust_crash_free()
  *
+ * A @dump without any devcoredump section, given without a @log, is read
+ * as a kernel log: people hand over whatever they saved.
+ *
  * Return: 0; -EINVAL when both texts are NULL or @out is; -ENOMEM; -ENODATA
  * when there is nothing amdgpu to report (no devcoredump section, no hang
  * or fault line): a collector must not store such input.

@@ -98,6 +98,10 @@ static void test_report_bad_input(void **state)
 	free(out);
 	assert_int_equal(run(&out, "report - < /dev/null"), 4);
 	free(out);
+	/* a kernel log given as the dump is read as the log */
+	assert_int_equal(run(&out, "report '%s/dmesg-rocm-amdgpu-202.txt'", FIXTURE_DIR), 0);
+	assert_non_null(strstr(out, "glretrace hung on gfx_0.0.0"));
+	free(out);
 }
 
 /* A fake sysfs under @root: one amdgpu device (card0) and @dumps devcdN

@@ -65,6 +65,14 @@ int gpurobust_crash_analyze(const char *dump, size_t dump_len, const char *log, 
 		return -ENOMEM;
 	if (dump)
 		r = gpurobust_coredump_parse(dump, dump_len, &c->dump);
+	/* a "dump" with no devcoredump section in it is often a kernel log
+	 * handed over as one: read it as the log when there is no other */
+	if (!r && dump && !log && !c->dump->features) {
+		gpurobust_coredump_free(c->dump);
+		c->dump = NULL;
+		log = dump;
+		log_len = dump_len;
+	}
 	if (!r && log)
 		r = gpurobust_dmesg_parse(log, log_len, &c->log);
 	if (!r)
