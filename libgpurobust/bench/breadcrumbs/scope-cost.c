@@ -17,8 +17,9 @@
 #include "driver/core/breadcrumbs/internal.h"
 #include "gpurobust/breadcrumbs-pm4.h"
 
-static void no_op_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
+static int no_op_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
 {
+	return 0;
 }
 
 __attribute__((noinline)) void record_scopes(struct gpurobust_bc_stream *s, uint32_t name,
@@ -35,10 +36,11 @@ __attribute__((noinline)) void record_scopes(struct gpurobust_bc_stream *s, uint
 
 static int dwords(enum gpurobust_bc_gfx_level level, enum gpurobust_bc_queue queue)
 {
-	uint32_t dw[GPUROBUST_BC_MAX_WRITE_DWORDS];
+	/* Any 8-byte aligned scratch: only GFX9 graphics reads it. */
+	struct gpurobust_bc_target target = { .level = level, .eop_bug_va = 0x1000 };
 
-	return gpurobust_bc_encode_write(level, queue, GPUROBUST_BC_WRITE_IN, 0, 0, dw) +
-	       gpurobust_bc_encode_write(level, queue, GPUROBUST_BC_WRITE_OUT, 0, 0, dw);
+	return gpurobust_bc_write_dwords(&target, queue, GPUROBUST_BC_WRITE_IN) +
+	       gpurobust_bc_write_dwords(&target, queue, GPUROBUST_BC_WRITE_OUT);
 }
 
 int main(int argc, char **argv)
@@ -71,7 +73,7 @@ int main(int argc, char **argv)
 	       s->capacity);
 	printf("marker memory per stream of 1 scope: %u bytes (Unreal: 16384 per stack)\n",
 	       BC_RECORD_SIZE);
-	for (int level = GPUROBUST_BC_GFX9; level <= GPUROBUST_BC_GFX12; level++)
+	for (int level = GPUROBUST_BC_GFX8; level <= GPUROBUST_BC_GFX12; level++)
 		printf("GFX%d dwords per scope: gfx %d, compute %d, sdma %d\n", level,
 		       dwords(level, GPUROBUST_BC_QUEUE_GFX), dwords(level, GPUROBUST_BC_QUEUE_COMPUTE),
 		       dwords(level, GPUROBUST_BC_QUEUE_SDMA));

@@ -59,10 +59,20 @@ enum gpurobust_bc_write_mode {
 };
 
 /* The driver's side: append one write of `value` to `gpu_va` to the command
- * stream. gpurobust_bc_pm4_*() and gpurobust_bc_sdma_*() build the packets. */
+ * stream. gpurobust_bc_encode_write() builds the packets and
+ * gpurobust_bc_write_dwords() says how many dwords to reserve first
+ * (gpurobust/breadcrumbs-pm4.h).
+ *
+ * write() returns 0, or a negative errno when it could not append the whole
+ * write (the command stream has no room: -ENOMEM, -ENOSPC), appending
+ * nothing then. RADV and radeonsi fail a command buffer that ran out of room,
+ * so after a failure the stream emits nothing more until the next
+ * gpurobust_bc_stream_begin(): gpurobust_bc_stream_stats() says why, and a
+ * report of that recording marks the stream invalid instead of misplacing
+ * its scopes. */
 struct gpurobust_bc_emitter {
-	void (*write)(void *ctx, uint64_t gpu_va, uint32_t value,
-		      enum gpurobust_bc_write_mode mode);
+	int (*write)(void *ctx, uint64_t gpu_va, uint32_t value,
+		     enum gpurobust_bc_write_mode mode);
 	void *ctx;
 };
 
@@ -125,6 +135,7 @@ struct gpurobust_bc_stream_stats {
 	uint32_t depth;		/* open scopes now */
 	uint32_t dropped;	/* pushes lost to overflow */
 	uint32_t unbalanced_pops;
+	int write_error;	/* the emitter's first failure since begin, or 0 */
 };
 void gpurobust_bc_stream_stats(const struct gpurobust_bc_stream *stream,
 			       struct gpurobust_bc_stream_stats *stats);

@@ -33,7 +33,7 @@ result() {
 
 echo "1..11"
 mkdir -p "$tmp/no-pkgconfig"
-if PKG_CONFIG_LIBDIR=$tmp/no-pkgconfig PKG_CONFIG_PATH= meson setup "$tmp/build" "$src" \
+if PKG_CONFIG_LIBDIR=$tmp/no-pkgconfig PKG_CONFIG_PATH='' meson setup "$tmp/build" "$src" \
 	--wrap-mode=nodownload -Dbuildtype=release -Damdgpu=disabled -Dcrash=disabled \
 	-Dtests=disabled -Dfuzz=false -Dbench=false --prefix=/usr > "$tmp/setup.log" 2>&1 &&
 	grep -q 'crash library and gpurobust command *: NO' "$tmp/setup.log"; then
@@ -72,7 +72,7 @@ fi
 pc=$(find "$tmp/dest" -name gpurobust-driver.pc)
 mkdir -p "$tmp/pc"
 sed "s|^prefix=.*|prefix=$tmp/dest/usr|" "$pc" > "$tmp/pc/gpurobust-driver.pc"
-export PKG_CONFIG_LIBDIR="$tmp/pc" PKG_CONFIG_PATH=
+export PKG_CONFIG_LIBDIR="$tmp/pc" PKG_CONFIG_PATH=''
 if cflags=$(pkg-config --cflags gpurobust-driver) && libs=$(pkg-config --libs gpurobust-driver); then
 	result OK "pkg-config gpurobust-driver with no other .pc file: $cflags $libs"
 else

@@ -25,6 +25,7 @@ int main(void)
 	struct gpurobust_bc_pool_config config;
 	struct gpurobust_bc_pool *pool;
 	uint32_t dw[GPUROBUST_BC_MAX_WRITE_DWORDS];
+	struct gpurobust_bc_target target;
 
 	if (gpurobust_ctx_create(GPUROBUST_SEMANTICS_PER_CTX, GPUROBUST_CTX_ROBUST, &ctx))
 		return 1;
@@ -41,8 +42,11 @@ int main(void)
 	if (gpurobust_bc_pool_create(&config, &pool))
 		return 5;
 	gpurobust_bc_pool_destroy(pool);
-	if (gpurobust_bc_encode_write(GPUROBUST_BC_GFX10, GPUROBUST_BC_QUEUE_GFX,
-				      GPUROBUST_BC_WRITE_OUT, 0x1000, 1, dw) <= 0)
+	target.level = GPUROBUST_BC_GFX10;
+	target.eop_bug_va = 0;
+	if (gpurobust_bc_encode_write(&target, GPUROBUST_BC_QUEUE_GFX, GPUROBUST_BC_WRITE_OUT,
+				      0x1000, 1, dw) != gpurobust_bc_write_dwords(
+					      &target, GPUROBUST_BC_QUEUE_GFX, GPUROBUST_BC_WRITE_OUT))
 		return 6;
 	printf("classified -ECANCELED as %s\n", gpurobust_reset_class_name(status.reset_class));
 	return 0;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,17 +7,23 @@
 #include "driver/core/breadcrumbs/pm4-decode.h"
 #include "fake-gpu.h"
 
-static void record_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
+static int record_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
 {
 	struct fake_ib *ib = ctx;
+	struct gpurobust_bc_target target = { .level = ib->level, .eop_bug_va = FAKE_EOP_BUG_VA };
+	int need = gpurobust_bc_write_dwords(&target, ib->queue, mode);
 	int n;
 
-	assert_true(ib->ndw + GPUROBUST_BC_MAX_WRITE_DWORDS <= sizeof(ib->dw) / sizeof(ib->dw[0]));
+	/* Reserve, as a driver's emitter does, and fail when there is no room. */
+	assert_true(need > 0);
+	if (ib->ndw + (size_t)need > (ib->room ? ib->room : sizeof(ib->dw) / sizeof(ib->dw[0])))
+		return -ENOSPC;
 	assert_true(ib->packets < sizeof(ib->packet_start) / sizeof(ib->packet_start[0]));
-	n = gpurobust_bc_encode_write(ib->level, ib->queue, mode, va, value, ib->dw + ib->ndw);
-	assert_true(n > 0);
+	n = gpurobust_bc_encode_write(&target, ib->queue, mode, va, value, ib->dw + ib->ndw);
+	assert_int_equal(n, need);
 	ib->packet_start[ib->packets++] = ib->ndw;
 	ib->ndw += (size_t)n;
+	return 0;
 }
 
 struct gpurobust_bc_emitter fake_ib_emitter(struct fake_ib *ib)
@@ -29,7 +36,7 @@ struct gpurobust_bc_emitter fake_ib_emitter(struct fake_ib *ib)
 static bool is_out_write(enum gpurobust_bc_queue queue, unsigned int opcode)
 {
 	return queue == GPUROBUST_BC_QUEUE_SDMA ? opcode == 5 /* FENCE */ :
-						  opcode == 0x49 /* RELEASE_MEM */;
+	       opcode == 0x49 /* RELEASE_MEM */ || opcode == 0x47 /* EVENT_WRITE_EOP */;
 }
 
 void fake_gpu_run(const struct fake_ib *ib, size_t me_packets, size_t eop_packets, void *map,
@@ -37,15 +44,24 @@ void fake_gpu_run(const struct fake_ib *ib, size_t me_packets, size_t eop_packet
 {
 	assert_true(eop_packets <= me_packets && me_packets <= ib->packets);
 	for (size_t p = 0; p < me_packets; p++) {
-		struct bc_decoded_write w;
-		int n = bc_decode_write(ib->queue, ib->dw + ib->packet_start[p],
-					ib->ndw - ib->packet_start[p], &w);
+		size_t end = p + 1 < ib->packets ? ib->packet_start[p + 1] : ib->ndw;
 
-		assert_true(n > 0);
-		if (is_out_write(ib->queue, w.opcode) && p >= eop_packets)
-			continue;
-		assert_true(w.va >= gpu_va);
-		bc_write_le32((uint8_t *)map + (w.va - gpu_va), w.value);
+		/* One write may be several packets: workarounds, then the write. */
+		for (size_t at = ib->packet_start[p]; at < end;) {
+			struct bc_decoded_write w;
+			int n = bc_decode_write(ib->queue, ib->dw + at, end - at, &w);
+
+			assert_true(n > 0);
+			at += (size_t)n;
+			if (w.opcode == 0x46) {	/* ZPASS_DONE into the driver's scratch */
+				assert_int_equal(w.va, FAKE_EOP_BUG_VA);
+				continue;
+			}
+			if (is_out_write(ib->queue, w.opcode) && p >= eop_packets)
+				continue;
+			assert_true(w.va >= gpu_va);
+			bc_write_le32((uint8_t *)map + (w.va - gpu_va), w.value);
+		}
 	}
 }
 

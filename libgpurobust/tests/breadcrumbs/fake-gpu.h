@@ -24,16 +24,22 @@ struct fake_ib {
 	enum gpurobust_bc_queue queue;
 	uint32_t dw[1 << 16];
 	size_t ndw;
+	size_t room;			/* dwords the IB may hold; 0: all of dw */
 	size_t packet_start[1 << 14];	/* dword offset of each packet */
 	size_t packets;
 };
 
-/* An emitter that appends to ib. */
+/* The driver's EOP-bug scratch that GFX9 graphics out-writes name. */
+#define FAKE_EOP_BUG_VA 0x800000f00000ull
+
+/* An emitter that appends to ib, reserving each write's dwords first, and
+ * fails with -ENOSPC past ib->room. */
 struct gpurobust_bc_emitter fake_ib_emitter(struct fake_ib *ib);
 
-/* Applies WRITE_DATA / SDMA WRITE of the first me_packets packets and
- * RELEASE_MEM / SDMA FENCE of the first eop_packets packets to `map`, whose
- * GPU address is gpu_va. */
+/* Applies WRITE_DATA / SDMA WRITE of the first me_packets writes and
+ * RELEASE_MEM / EVENT_WRITE_EOP / SDMA FENCE of the first eop_packets writes
+ * to `map`, whose GPU address is gpu_va; ZPASS_DONE must go to
+ * FAKE_EOP_BUG_VA. */
 void fake_gpu_run(const struct fake_ib *ib, size_t me_packets, size_t eop_packets,
 		  void *map, uint64_t gpu_va);
 

@@ -134,6 +134,81 @@ static void B1_resubmission_resets(void **state)
 	fake_pool_fini(&fp);
 }
 
+/* The workarounds of the older levels keep the states right: GFX8's two
+ * EOPs (the first with the value the counter had) and GFX9's ZPASS_DONE
+ * ahead of each timestamp go through the same replay. */
+static void B1_every_level_replays(void **state)
+{
+	for (int level = GPUROBUST_BC_GFX8; level <= GPUROBUST_BC_GFX12; level++) {
+		struct fake_pool fp;
+		struct gpurobust_bc_stream *s;
+		struct gpurobust_bc_report *r;
+		size_t me, eop;
+
+		fake_pool_init(&fp, 4096, 0);
+		s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
+		ib.level = (enum gpurobust_bc_gfx_level)level;
+		gpurobust_bc_stream_begin(s);
+		gpurobust_bc_push(s, intern(fp.pool, "Frame"));
+		gpurobust_bc_push(s, intern(fp.pool, "Draw"));
+		gpurobust_bc_pop(s);
+		eop = fake_ib_mark(&ib);
+		gpurobust_bc_push(s, intern(fp.pool, "Draw"));
+		me = fake_ib_mark(&ib);
+		gpurobust_bc_pop(s);
+		gpurobust_bc_pop(s);
+		fake_gpu_run(&ib, me, eop, fp.map, FAKE_GPU_VA);
+		assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
+		assert_int_equal(node(r, 0, 0)->state, GPUROBUST_BC_IN_PROGRESS);
+		assert_int_equal(node(r, 0, 1)->state, GPUROBUST_BC_FINISHED);
+		assert_int_equal(node(r, 0, 2)->state, GPUROBUST_BC_IN_PROGRESS);
+		gpurobust_bc_report_free(r);
+		fake_pool_fini(&fp);
+	}
+}
+
+/* An emitter that runs out of room fails the write and appends nothing;
+ * the stream then stops emitting, says why, and its report is invalid
+ * rather than wrong. The next recording starts clean. */
+static void B1_failed_write_invalidates_the_stream(void **state)
+{
+	struct fake_pool fp;
+	struct gpurobust_bc_stream *s;
+	struct gpurobust_bc_stream_stats stats;
+	struct gpurobust_bc_report *r;
+	size_t full;
+
+	fake_pool_init(&fp, 4096, 0);
+	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
+	gpurobust_bc_push(s, intern(fp.pool, "Frame"));
+	ib.room = ib.ndw + 3;		/* not even one more WRITE_DATA */
+	full = ib.ndw;
+	gpurobust_bc_push(s, intern(fp.pool, "Draw"));
+	gpurobust_bc_pop(s);
+	gpurobust_bc_pop(s);
+	assert_int_equal(ib.ndw, full);
+	gpurobust_bc_stream_stats(s, &stats);
+	assert_int_equal(stats.write_error, -ENOSPC);
+	ib.room = 0;
+	gpurobust_bc_push(s, intern(fp.pool, "Post"));
+	assert_int_equal(ib.ndw, full);	/* still nothing emitted */
+	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
+	assert_false(r->streams[0].valid);
+	assert_string_equal(r->streams[0].invalid_reason,
+			    "the driver could not emit a breadcrumb write");
+	gpurobust_bc_report_free(r);
+
+	gpurobust_bc_stream_begin(s);
+	gpurobust_bc_stream_stats(s, &stats);
+	assert_int_equal(stats.write_error, 0);
+	gpurobust_bc_push(s, intern(fp.pool, "Frame"));
+	assert_true(ib.ndw > full);
+	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
+	assert_true(r->streams[0].valid);
+	gpurobust_bc_report_free(r);
+	fake_pool_fini(&fp);
+}
+
 /* Beyond max_scopes_per_stream pushes are dropped, counted and reported as
  * one overflow node where the first drop happened, and the scopes recorded
  * before keep their states. The GPU still counts the dropped scopes: each
@@ -372,6 +447,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(B1_every_state),
+		cmocka_unit_test(B1_every_level_replays),
+		cmocka_unit_test(B1_failed_write_invalidates_the_stream),
 		cmocka_unit_test(B1_in_before_out),
 		cmocka_unit_test(B1_resubmission_resets),
 		cmocka_unit_test(B1_overflow_reported),

@@ -24,11 +24,12 @@ struct worker {
 };
 
 /* The "GPU" finishes every write at once: store straight into the record. */
-static void immediate_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
+static int immediate_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
 {
 	struct fake_pool *fp = ctx;
 
 	bc_write_le32(fp->map + (va - FAKE_GPU_VA), value);
+	return 0;
 }
 
 static void *work(void *arg)

@@ -260,6 +260,10 @@ static void B3_mirror_damage(void **state)
 	bc_write_le32(copy + slice_offset(copy, 0) + BC_SLICE_QUEUE, 7);
 	expect_stream_invalid(copy, "mirrored queue is unknown");
 	RESET();
+	/* What a stream whose emitter failed leaves in the capture. */
+	bc_write_le32(copy + slice_offset(copy, 0) + BC_SLICE_WRITE_ERROR, (uint32_t)-ENOSPC);
+	expect_stream_invalid(copy, "the driver could not emit a breadcrumb write");
+	RESET();
 	bc_write_le32(copy + slice_offset(copy, 0) + BC_SLICE_DROPPED, 1);
 	bc_write_le32(copy + slice_offset(copy, 0) + BC_SLICE_OVERFLOW_PARENT, 50);
 	expect_stream_invalid(copy, "mirrored overflow parent");

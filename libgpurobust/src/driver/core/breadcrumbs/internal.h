@@ -47,7 +47,8 @@
  *
  *   slice  +0  u32 tag, +4 scopes pushed, +8 scopes dropped,
  *          +12 push sequence of the scope open at the first drop (0 = none),
- *          +16 queue, +20 label's name id, +24 and +28 reserved, 0
+ *          +16 queue, +20 label's name id, +24 the emitter's first failure
+ *              (a negative errno; 0: none), +28 reserved, 0
  *          +32 slots: u32 push sequence, name id, parent's push sequence
  *              (0 = root), pop sequence (0 = open); scope k in slot
  *              (k - 1) % slots
@@ -64,6 +65,10 @@
 #define BC_SLICE_OVERFLOW_PARENT 12u
 #define BC_SLICE_QUEUE 16u
 #define BC_SLICE_LABEL 20u
+#define BC_SLICE_WRITE_ERROR 24u
+/* Why a stream whose emitter failed is reported invalid. */
+#define BC_WRITE_FAILED_REASON "the driver could not emit a breadcrumb write"
+
 #define BC_SLOT_PUSH 0u
 #define BC_SLOT_NAME 4u
 #define BC_SLOT_PARENT 8u
@@ -126,8 +131,9 @@ struct gpurobust_bc_stream {
 	uint32_t current;
 	uint32_t pop_count;
 	uint32_t overflow_depth;	/* open scopes that were dropped */
-	void (*write)(void *ctx, uint64_t gpu_va, uint32_t value,
-		      enum gpurobust_bc_write_mode mode);
+	/* The emitter's write(), or a no-op after it failed (write_error). */
+	int (*write)(void *ctx, uint64_t gpu_va, uint32_t value,
+		     enum gpurobust_bc_write_mode mode);
 	void *write_ctx;
 	uint64_t in_va, out_va;
 	uint8_t *mirror;		/* this record's slice, or NULL */
@@ -141,6 +147,9 @@ struct gpurobust_bc_stream {
 	uint32_t dropped;
 	uint32_t overflow_parent;
 	uint32_t recorded_current;	/* current, while dropped scopes are open */
+	int (*emitter_write)(void *ctx, uint64_t gpu_va, uint32_t value,
+			     enum gpurobust_bc_write_mode mode);
+	int write_error;
 	uint32_t unbalanced_pops;
 	uint32_t record;
 	uint32_t tag;

@@ -72,6 +72,10 @@ static int read_stream(struct bc_meta_stream *ms, const uint8_t *slice, uint32_t
 		ms->broken = "mirrored queue is unknown";
 		return 0;
 	}
+	if (bc_read_le32(slice + BC_SLICE_WRITE_ERROR)) {
+		ms->broken = BC_WRITE_FAILED_REASON;
+		return 0;
+	}
 	ms->evicted = count - kept;
 	ms->dropped = bc_read_le32(slice + BC_SLICE_DROPPED);
 	if (ms->dropped &&

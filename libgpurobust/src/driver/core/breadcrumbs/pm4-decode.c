@@ -10,6 +10,20 @@
 #include "driver/core/breadcrumbs/pm4-decode.h"
 #include "driver/core/breadcrumbs/pm4-defs.h"
 
+static void decode_event(uint32_t control, struct bc_decoded_write *w)
+{
+	w->event_type = control & RELEASE_MEM_EVENT_TYPE_MASK;
+	w->event_index = (control >> RELEASE_MEM_EVENT_INDEX_SHIFT) & RELEASE_MEM_EVENT_INDEX_MASK;
+	w->cache_bits = control & RELEASE_MEM_CACHE_ACTIONS_MASK;
+}
+
+static void decode_selects(uint32_t selects, struct bc_decoded_write *w)
+{
+	w->dst_sel = (selects >> RELEASE_MEM_DST_SEL_SHIFT) & RELEASE_MEM_DST_SEL_MASK;
+	w->int_sel = (selects >> RELEASE_MEM_INT_SEL_SHIFT) & RELEASE_MEM_INT_SEL_MASK;
+	w->data_sel = (selects >> RELEASE_MEM_DATA_SEL_SHIFT) & RELEASE_MEM_DATA_SEL_MASK;
+}
+
 static int decode_pm4(const uint32_t *dw, size_t n, struct bc_decoded_write *w)
 {
 	uint32_t header = dw[0];
@@ -31,16 +45,26 @@ static int decode_pm4(const uint32_t *dw, size_t n, struct bc_decoded_write *w)
 		w->value = dw[4];
 		return w->dst_sel == WRITE_DATA_DST_SEL_MEMORY ? (int)w->dwords : -EBADMSG;
 	}
-	if (w->opcode == PM4_IT_RELEASE_MEM && body == RELEASE_MEM_BODY_DWORDS) {
-		w->event_type = dw[1] & RELEASE_MEM_EVENT_TYPE_MASK;
-		w->event_index = (dw[1] >> RELEASE_MEM_EVENT_INDEX_SHIFT) & RELEASE_MEM_EVENT_INDEX_MASK;
-		w->cache_bits = dw[1] & RELEASE_MEM_CACHE_ACTIONS_MASK;
-		w->dst_sel = (dw[2] >> RELEASE_MEM_DST_SEL_SHIFT) & RELEASE_MEM_DST_SEL_MASK;
-		w->int_sel = (dw[2] >> RELEASE_MEM_INT_SEL_SHIFT) & RELEASE_MEM_INT_SEL_MASK;
-		w->data_sel = (dw[2] >> RELEASE_MEM_DATA_SEL_SHIFT) & RELEASE_MEM_DATA_SEL_MASK;
+	if (w->opcode == PM4_IT_RELEASE_MEM &&
+	    (body == RELEASE_MEM_BODY_DWORDS || body == RELEASE_MEM_GFX8_BODY_DWORDS)) {
+		decode_event(dw[1], w);
+		decode_selects(dw[2], w);
 		w->va = dw[3] | (uint64_t)dw[4] << 32;
 		w->value = dw[5];
 		return w->data_sel == RELEASE_MEM_DATA_SEL_32BIT ? (int)w->dwords : -EBADMSG;
+	}
+	if (w->opcode == PM4_IT_EVENT_WRITE_EOP && body == EVENT_WRITE_EOP_BODY_DWORDS) {
+		decode_event(dw[1], w);
+		decode_selects(dw[3] & ~EVENT_WRITE_EOP_ADDR_HI_MASK, w);
+		w->va = dw[2] | (uint64_t)(dw[3] & EVENT_WRITE_EOP_ADDR_HI_MASK) << 32;
+		w->value = dw[4];
+		return w->data_sel == RELEASE_MEM_DATA_SEL_32BIT ? (int)w->dwords : -EBADMSG;
+	}
+	/* The GFX9 workaround ahead of a timestamp: no breadcrumb write. */
+	if (w->opcode == PM4_IT_EVENT_WRITE && body == EVENT_WRITE_BODY_DWORDS) {
+		decode_event(dw[1], w);
+		w->va = dw[2] | (uint64_t)dw[3] << 32;
+		return w->event_type == EVENT_ZPASS_DONE ? (int)w->dwords : -EBADMSG;
 	}
 	return -EBADMSG;
 }
@@ -60,9 +84,11 @@ static int decode_sdma(const uint32_t *dw, size_t n, struct bc_decoded_write *w)
 		return (int)w->dwords;
 	}
 	if (w->opcode == SDMA_OP_WRITE && sub_op == SDMA_SUBOP_WRITE_LINEAR) {
-		/* Breadcrumbs write exactly one dword. */
-		if (n < 4 || (dw[3] & SDMA_WRITE_COUNT_MASK) != 0)
+		/* Breadcrumbs write exactly one dword: a count of 0 from SDMA 4
+		 * on, 1 on SDMA 3; the caller checks which against the level. */
+		if (n < 4 || (dw[3] & SDMA_WRITE_COUNT_MASK) > 1)
 			return -EBADMSG;
+		w->sdma_count = dw[3] & SDMA_WRITE_COUNT_MASK;
 		w->dwords = GPUROBUST_BC_SDMA_WRITE_DWORDS;
 		if (n < w->dwords)
 			return -EBADMSG;

@@ -19,11 +19,13 @@ struct bc_decoded_write {
 	uint32_t cache_bits;		/* fields we promise to leave 0 */
 	/* SDMA only */
 	unsigned int mtype;
+	unsigned int sdma_count;	/* WRITE's count field */
 };
 
 /* Decodes the packet at dw[0] of an IB for `queue`. Returns its length in
- * dwords, or -EBADMSG for anything that is not a breadcrumb write, including
- * a packet cut short by n. */
+ * dwords, or -EBADMSG for anything that is not a breadcrumb write or the
+ * ZPASS_DONE EVENT_WRITE that precedes one on GFX9 (opcode 0x46, va = the
+ * scratch, no value), including a packet cut short by n. */
 int bc_decode_write(enum gpurobust_bc_queue queue, const uint32_t *dw, size_t n,
 		    struct bc_decoded_write *out);
 

@@ -331,6 +331,7 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 	s->in_va = record_va + BC_RECORD_IN;
 	s->out_va = record_va + BC_RECORD_OUT;
 	s->write = emitter->write;
+	s->emitter_write = emitter->write;
 	s->write_ctx = emitter->ctx;
 	s->queue = queue;
 	s->pool = pool;
@@ -373,6 +374,31 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_destroy(struct gpurobust_bc_stream *s)
 	free(s);
 }
 
+static int skip_write(void *ctx, uint64_t gpu_va, uint32_t value,
+		      enum gpurobust_bc_write_mode mode)
+{
+	return 0;
+}
+
+/* The driver's command buffer is broken now, so a report of this recording
+ * would misplace its scopes: emit nothing more, and say why. */
+static __attribute__((noinline)) void write_failed(struct gpurobust_bc_stream *s, int err)
+{
+	s->write_error = err < 0 ? err : -EIO;
+	s->write = skip_write;
+	if (s->mirror)
+		bc_write_le32(s->mirror + BC_SLICE_WRITE_ERROR, (uint32_t)s->write_error);
+}
+
+static inline void emit(struct gpurobust_bc_stream *s, uint64_t va, uint32_t value,
+			enum gpurobust_bc_write_mode mode)
+{
+	int r = s->write(s->write_ctx, va, value, mode);
+
+	if (__builtin_expect(r != 0, 0))
+		write_failed(s, r);
+}
+
 GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 {
 	struct gpurobust_bc_pool *pool = s->pool;
@@ -392,6 +418,8 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 	s->dropped = 0;
 	s->overflow_parent = GPUROBUST_BC_NONE;
 	s->unbalanced_pops = 0;
+	s->write = s->emitter_write;
+	s->write_error = 0;
 	bc_write_le32(rec + BC_RECORD_TAG, s->tag);
 	bc_write_le32(rec + BC_RECORD_IN, 0);
 	bc_write_le32(rec + BC_RECORD_OUT, 0);
@@ -401,11 +429,12 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 		bc_write_le32(s->mirror + BC_SLICE_COUNT, 0);
 		bc_write_le32(s->mirror + BC_SLICE_DROPPED, 0);
 		bc_write_le32(s->mirror + BC_SLICE_OVERFLOW_PARENT, 0);
+		bc_write_le32(s->mirror + BC_SLICE_WRITE_ERROR, 0);
 	}
 	/* The CPU zeroing above covers the first submission; the GPU preamble
 	 * covers every resubmission of the same recording. */
-	s->write(s->write_ctx, s->in_va, 0, GPUROBUST_BC_WRITE_RESET);
-	s->write(s->write_ctx, s->out_va, 0, GPUROBUST_BC_WRITE_RESET);
+	emit(s, s->in_va, 0, GPUROBUST_BC_WRITE_RESET);
+	emit(s, s->out_va, 0, GPUROBUST_BC_WRITE_RESET);
 }
 
 static bool stream_grow(struct gpurobust_bc_stream *s)
@@ -448,7 +477,7 @@ static inline void record_push(struct gpurobust_bc_stream *s, uint32_t index, ui
 		bc_write_le64(slot + BC_SLOT_PARENT, (uint64_t)parent + 1);
 		bc_write_le32(slice + BC_SLICE_COUNT, index + 1);
 	}
-	s->write(s->write_ctx, s->in_va, index + 1, GPUROBUST_BC_WRITE_IN);
+	emit(s, s->in_va, index + 1, GPUROBUST_BC_WRITE_IN);
 }
 
 /* Out of line, so that the fast path needs no stack frame: growing the scope
@@ -479,7 +508,7 @@ static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, u
 	}
 	s->overflow_depth++;
 	s->ready = 0;
-	s->write(s->write_ctx, s->in_va, s->count + s->dropped, GPUROBUST_BC_WRITE_IN);
+	emit(s, s->in_va, s->count + s->dropped, GPUROBUST_BC_WRITE_IN);
 }
 
 GPUROBUST_EXPORT void gpurobust_bc_push(struct gpurobust_bc_stream *s, uint32_t name_id)
@@ -501,7 +530,7 @@ static __attribute__((noinline)) void pop_slow(struct gpurobust_bc_stream *s)
 	}
 	if (!--s->overflow_depth)
 		s->current = s->recorded_current;
-	s->write(s->write_ctx, s->out_va, ++s->pop_count, GPUROBUST_BC_WRITE_OUT);
+	emit(s, s->out_va, ++s->pop_count, GPUROBUST_BC_WRITE_OUT);
 }
 
 GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
@@ -522,7 +551,7 @@ GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
 		bc_write_le32(s->mirror_slots + BC_SLOT_POP +
 			      (size_t)(s->current & s->mirror_mask) * BC_SLOT_SIZE, seq);
 	s->current = scope->parent;
-	s->write(s->write_ctx, s->out_va, seq, GPUROBUST_BC_WRITE_OUT);
+	emit(s, s->out_va, seq, GPUROBUST_BC_WRITE_OUT);
 }
 
 GPUROBUST_EXPORT void gpurobust_bc_stream_stats(const struct gpurobust_bc_stream *s,
@@ -537,6 +566,7 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_stats(const struct gpurobust_bc_stream
 	stats->depth = depth;
 	stats->dropped = s->dropped;
 	stats->unbalanced_pops = s->unbalanced_pops;
+	stats->write_error = s->write_error;
 }
 
 void bc_meta_stream_fini(struct bc_meta_stream *stream)
@@ -566,6 +596,8 @@ static int meta_copy_stream(struct bc_meta_stream *dst, const struct gpurobust_b
 	dst->scope_count = s->count;
 	dst->dropped = s->dropped;
 	dst->overflow_parent = s->overflow_parent;
+	if (s->write_error)
+		dst->broken = BC_WRITE_FAILED_REASON;
 	dst->label = strdup(s->label);
 	dst->scopes = malloc(sizeof(*dst->scopes) * (s->count ? s->count : 1));
 	if (!dst->label || !dst->scopes)
