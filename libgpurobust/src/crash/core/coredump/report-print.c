@@ -341,6 +341,15 @@ static json_object *fault_json(const struct gpurobust_report *r, size_t i)
 	return o;
 }
 
+static int add_element(json_object *arr, json_object *v)
+{
+	if (!v || json_object_array_add(arr, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_diags(json_object *arr, const char *from, const struct gpurobust_cd_diag *d,
 		     size_t n)
 {
@@ -464,13 +473,11 @@ static int fill_json(json_object *root, const struct gpurobust_report *r,
 	list = json_object_new_array();
 	err |= add(root, "hangs", list);
 	for (size_t i = 0; i < r->n_hangs && !err; i++)
-		if (json_object_array_add(list, hang_json(r, i)))
-			err = -ENOMEM;
+		err |= add_element(list, hang_json(r, i));
 	list = json_object_new_array();
 	err |= add(root, "faults", list);
 	for (size_t i = 0; i < r->n_faults && !err; i++)
-		if (json_object_array_add(list, fault_json(r, i)))
-			err = -ENOMEM;
+		err |= add_element(list, fault_json(r, i));
 	return err ? -ENOMEM : 0;
 }
 
