@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # gpurobust: the one entry point.
 #
 #   make demo    install what is needed, build, and run the report on a bundled example

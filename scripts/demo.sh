@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # make demo: what gpurobust sees on this machine, then the reset contract's
 # library rows (L1-L13) walked through with `gpurobust classify`.
 # usage: demo.sh LIB_BUILD_DIR

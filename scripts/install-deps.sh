@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # Install the Debian 12 packages every part of gpurobust needs.
 # Each part lists its own packages, one per line ('#' starts a comment):
 #   libgpurobust/debian-packages, kernel/debian-packages, igt-tests/debian-packages

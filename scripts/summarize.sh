@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # Sum the tier results written by `make check`.
 # usage: summarize.sh RESULTS_DIR TIER...
 # Every file RESULTS_DIR/<tier>[-<part>] holds one line "passed failed skipped";

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # The libgpurobust tiers of `make check`.
 # usage: check-tiers.sh BUILD_DIR RESULTS_DIR
 #

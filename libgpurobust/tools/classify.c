@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * gpurobust classify: feed evidence to one context, step by step, and show
  * what the library concludes and what Vulkan and GL would report. A
@@ -74,7 +75,7 @@ static int parse_query2(const char *text, uint64_t *flags)
 	if (!copy)
 		return -ENOMEM;
 	for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
-		const struct amdgpu_query2_flag_name *f = amdgpu_query2_flag_names;
+		const struct grb_query2_flag_name *f = grb_query2_flag_names;
 
 		while (f->name && strcmp(f->name, tok))
 			f++;

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_TOOLS_COMMANDS_H
 #define GPUROBUST_TOOLS_COMMANDS_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 /* What the report, watch and triage subcommands share: the default store,
  * reading evidence files, and messages for the crash pipeline's errors. The
  * pipeline itself is the library's (gpurobust/crash.h). */

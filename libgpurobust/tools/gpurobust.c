@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* gpurobust: the command-line front end. Each subcommand lives in its own file
  * and is listed in the table below. */
 #include <stdio.h>

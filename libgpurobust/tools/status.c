@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * gpurobust status: every DRM render node, its driver and interface version,
  * and for amdgpu the detected reset semantics and a fresh context's
@@ -103,7 +104,7 @@ static void format_query2(uint64_t flags, char *buf, size_t size)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (const struct amdgpu_query2_flag_name *f = amdgpu_query2_flag_names; f->name; f++)
+	for (const struct grb_query2_flag_name *f = grb_query2_flag_names; f->name; f++)
 		if ((flags & f->flag) && used < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s",
 						 used ? "|" : "", f->name);
@@ -116,7 +117,7 @@ static json_object *query2_json(uint64_t flags)
 	json_object *q = json_object_new_object();
 
 	json_object_object_add(q, "flags", json_object_new_uint64(flags));
-	for (const struct amdgpu_query2_flag_name *f = amdgpu_query2_flag_names; f->name; f++)
+	for (const struct grb_query2_flag_name *f = grb_query2_flag_names; f->name; f++)
 		json_object_object_add(q, f->name, json_object_new_boolean(!!(flags & f->flag)));
 	return q;
 }
@@ -134,7 +135,7 @@ static int report_node(const char *path, json_object *devices)
 	json_object_object_add(j, "path", json_object_new_string(path));
 	json_object_array_add(devices, j);
 
-	r = amdgpu_open_reporting(path, -1, &dev, &report);
+	r = grb_amdgpu_open_reporting(path, -1, &dev, &report);
 	snprintf(version, sizeof(version), "%d.%d.%d", report.version_major,
 		 report.version_minor, report.version_patchlevel);
 	if (report.driver[0]) {

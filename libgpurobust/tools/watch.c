@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * gpurobust watch [--store DIR] [--clear] [--once]
  *

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Writes a generated crash set to a directory, for `gpurobust group DIR`:
  * one report-NNNN.json per report and labels.tsv ("file<TAB>cause").

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_BENCH_BREADCRUMBS_CRASHGEN_H
 #define GPUROBUST_BENCH_BREADCRUMBS_CRASHGEN_H
 

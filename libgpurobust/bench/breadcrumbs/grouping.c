@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Grouping bench: pairwise precision, recall and F1 of the Unreal baseline
  * and of our grouping on a generated, labelled crash set, and reports per

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # usage: run-scope-cost.sh BENCH_BINARY
 # Instructions per scope (push + pop, no-op emitter) under callgrind, then
 # the memory and packet figures. Two runs of different length cancel the

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Scope cost bench. Run under callgrind, which counts the instructions of
  * record_scopes() and everything it calls (see meson.build):

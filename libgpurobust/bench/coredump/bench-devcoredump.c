@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * bench-devcoredump gen FILE MIB   write a generated 6.12-format dump of at
  *                                  least MIB MiB (header, IP dump, rings)

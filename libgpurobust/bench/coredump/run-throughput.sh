@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # Devcoredump parse throughput on a 10 MiB generated dump, as a ratio to
 # `grep -c ''` on the same file in the same run (goal: >= 0.5).
 # Primary figure: callgrind instruction counts (deterministic); wall-clock

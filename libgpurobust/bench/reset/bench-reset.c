@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * bench-reset OPERATION N: run one hot-path operation N times, for callgrind.
  * callgrind.sh runs it with N and 2N and divides the difference by N, so

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # Instructions per operation of the reset hot paths, counted by callgrind.
 # usage: callgrind.sh PATH_TO_BENCH_RESET [N]
 # Each operation runs N and 2N times; (Ir(2N) - Ir(N)) / N is its cost with

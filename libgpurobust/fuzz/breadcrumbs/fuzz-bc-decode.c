@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * libFuzzer target for the snapshot decoder (B3): the input is the marker
  * bytes, as a devcoredump capture would hold them, decoded against fixed

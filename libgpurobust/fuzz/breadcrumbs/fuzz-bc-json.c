@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * libFuzzer target for the two JSON readers a crash collector feeds with
  * files from disk: the breadcrumb metadata and the breadcrumb report. A

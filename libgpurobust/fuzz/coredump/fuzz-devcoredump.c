@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* libFuzzer target: the devcoredump parser on arbitrary bytes, indexing and
  * then decoding every dword block it located. */
 #include <stddef.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* libFuzzer target: the kernel log parser on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * libFuzzer target: the whole crash pipeline on arbitrary bytes, read as a
  * dump up to the first NUL and as a kernel log after it, then printed both

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_BREADCRUMBS_H
 #define GPUROBUST_BREADCRUMBS_H
 

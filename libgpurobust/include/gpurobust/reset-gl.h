@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 /**
  * DOC: GL robustness status of a reset classification (L11, L12)
  *

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_VM_FAULT_H
 #define GPUROBUST_VM_FAULT_H
 

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # Apply the series to a Mesa 23.3.x tree the user has, and build RADV,
 # radeonsi and the amdgpu drm-shim against libgpurobust-driver.
 # usage: build-mesa.sh MESA_TREE [BUILD_DIR]

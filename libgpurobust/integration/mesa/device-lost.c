@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The smallest Vulkan program that meets a reset: one device, an empty
  * command buffer submitted twice, each followed by vkWaitForFences. It

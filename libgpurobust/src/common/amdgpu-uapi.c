@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 #include "common/amdgpu-uapi.h"
 #include "gpurobust/reset.h"
 
@@ -13,7 +14,7 @@ _Static_assert(GPUROBUST_QUERY2_RESET_IN_PROGRESS == AMDGPU_CTX_QUERY2_FLAGS_RES
 _Static_assert(GPUROBUST_QUERY2_PER_CTX_RESET == AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET,
 	       "PER_CTX_RESET");
 
-const struct amdgpu_query2_flag_name amdgpu_query2_flag_names[] = {
+const struct grb_query2_flag_name grb_query2_flag_names[] = {
 	{ AMDGPU_CTX_QUERY2_FLAGS_RESET, "RESET" },
 	{ AMDGPU_CTX_QUERY2_FLAGS_VRAMLOST, "VRAMLOST" },
 	{ AMDGPU_CTX_QUERY2_FLAGS_GUILTY, "GUILTY" },

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_COMMON_AMDGPU_UAPI_H
 #define GPUROBUST_COMMON_AMDGPU_UAPI_H
 
@@ -35,13 +36,13 @@
  * reaches a well-behaved caller; accepting it costs nothing. */
 #define GPUROBUST_ERESTARTSYS 512
 
-struct amdgpu_query2_flag_name {
+struct grb_query2_flag_name {
 	uint64_t flag;
 	const char *name;	/* the AMDGPU_CTX_QUERY2_FLAGS_ suffix */
 };
 
 /* Every QUERY_STATE2 flag this library knows, lowest bit first; ends with
  * a zero entry. */
-extern const struct amdgpu_query2_flag_name amdgpu_query2_flag_names[];
+extern const struct grb_query2_flag_name grb_query2_flag_names[];
 
 #endif

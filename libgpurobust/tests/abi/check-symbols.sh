@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # A library's exported dynamic symbols must equal its symbols list, so that
 # every change to the ABI is a reviewed edit of that file. TAP.
 # usage: check-symbols.sh LIBRARY SYMBOLS_FILE [ABSENT_PREFIX...]

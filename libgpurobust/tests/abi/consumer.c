@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* A program outside the tree: it sees only the installed headers and what
  * `pkg-config gpurobust-driver` says. */
 #include <errno.h>

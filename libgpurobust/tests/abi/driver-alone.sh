@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # libgpurobust-driver alone, as a Mesa build would take it. TAP.
 # usage: driver-alone.sh SOURCE_DIR CONSUMER_SOURCE
 #
@@ -104,6 +106,7 @@ for lang in c99 c11 c++17; do
 	esac
 	bad=""
 	for h in $headers; do
+		# shellcheck disable=SC2086 # the flags are meant to split
 		echo "#include <$h>" | $compiler -Wall -Wextra -Werror -pedantic-errors $cflags \
 			-fsyntax-only - > "$tmp/h.log" 2>&1 || bad="$bad $h"
 	done
@@ -118,6 +121,7 @@ done
 bad=""
 for h in $headers; do
 	[ "$h" = gpurobust/reset-vulkan.h ] && continue
+	# shellcheck disable=SC2086 # the flags are meant to split
 	echo "#include <$h>" | ${CC:-cc} -x c -std=c11 $cflags -H -fsyntax-only - 2> "$tmp/h.log"
 	grep -q 'vulkan/\|/GL/' "$tmp/h.log" && bad="$bad $h"
 done

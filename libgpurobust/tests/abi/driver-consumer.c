@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * A driver outside the tree, in the C and C++ subset both languages share
  * (no designated initializers, no implicit void * conversions), so that the

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # Install into a scratch DESTDIR, then build and run a program that knows
 # nothing but `pkg-config PACKAGE`: what a Mesa build would do. TAP.
 # usage: pkgconfig-link.sh BUILD_DIR PROGRAM_SOURCE PACKAGE

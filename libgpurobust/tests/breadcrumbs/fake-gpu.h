@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_TESTS_BREADCRUMBS_FAKE_GPU_H
 #define GPUROBUST_TESTS_BREADCRUMBS_FAKE_GPU_H
 

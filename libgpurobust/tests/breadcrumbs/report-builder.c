@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

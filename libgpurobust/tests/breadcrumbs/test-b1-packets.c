@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * B1 on the wire: the packets for the in and out writes on every IP and
  * GFX8-GFX12. Whole dwords are checked against values worked out by hand

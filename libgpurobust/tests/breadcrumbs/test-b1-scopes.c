@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* B1: two writes per scope, five states, overflow, streams and threads. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * B1 across threads: each thread records its own streams while all of them
  * intern names and create and destroy streams in one pool. Run it under

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * B2 through the command line: `gpurobust group DIR` on report files written
  * by gpurobust_bc_report_to_json(). Two root causes, one of them seen with

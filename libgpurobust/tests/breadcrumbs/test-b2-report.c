@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* B2: the tree as text and JSON, the baseline filter and signature, and our
  * grouping. */
 #include <errno.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * B3 after the process died: a pool created with mirror_scopes copies its
  * names and each stream's newest scopes into the marker memory itself, so

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * B3: reading breadcrumbs back from bytes that may be damaged: a copy of the
  * pool, the devcoredump's "User Capture v1" section cut to its size cap, or

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
 # The gpurobust command as a user meets it: exit codes, messages that name
 # the device and the failing call, and JSON checked by a real parser. TAP.
 # usage: test-cli.sh PATH_TO_GPUROBUST

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * 'gpurobust status' on an amdgpu node, without one: the command's own code
  * (tools/status.c) runs over the real libdrm against the fake amdgpu kernel

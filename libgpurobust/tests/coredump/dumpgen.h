@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 /*
  * Structurally generated devcoredump text, for the printer generations that
  * have no public fixture yet (fixtures/SOURCES.md). Every line uses the

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 /* Reading the files under tests/coredump/fixtures (FIXTURE_DIR is set by
  * meson). */
 #ifndef GPUROBUST_TESTS_COREDUMP_FIXTURE_H

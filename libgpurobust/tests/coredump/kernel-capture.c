@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Prints, as a C array of dwords, the breadcrumb pool that a
  * hung process leaves in its hang-capture buffer: the bytes that the

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 /* Running the gpurobust command (GPUROBUST is set by meson) and reading its
  * JSON back with json-c's strict parser. */
 #ifndef GPUROBUST_TESTS_COREDUMP_RUN_TOOL_H

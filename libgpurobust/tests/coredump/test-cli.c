@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The report, watch and triage subcommands end to end. Their JSON is read
  * back by json-c's strict parser, so that what a collector ingests is valid

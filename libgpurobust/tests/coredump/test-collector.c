@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The collector's I/O on a fake sysfs tree and a fake kernel log: finding
  * the devcoredumps of one DRM device, reading and clearing them, the uevents

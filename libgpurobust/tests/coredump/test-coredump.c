@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The devcoredump parser on real dumps of each printer generation that has
  * one (fixtures/SOURCES.md), on generated input for those that do not yet,

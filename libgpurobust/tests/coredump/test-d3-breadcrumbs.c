@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * D3 with B2: breadcrumbs that reach a devcoredump's User Capture section
  * are decoded with the metadata the process saved, title the report by the

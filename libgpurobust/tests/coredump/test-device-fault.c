@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * VK_EXT_device_fault data: the address record from AMDGPU_INFO_GPUVM_FAULT
  * and a vendor binary that round-trips through the devcoredump parser.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The kernel log parser on real posted logs (fixtures/SOURCES.md) and on the
  * exact message formats of Linux 6.12 for the lines no post shows.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The series' devcoredump sections as the kernel printer writes them. The
  * fixture is the output of the printer's KUnit test D4_fixture, which the

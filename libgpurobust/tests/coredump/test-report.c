@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Reports: what happened, the outcome the library core maps it to (L1-L4,
  * L7, L9, L11), the signature, and the JSON form read back by json-c.

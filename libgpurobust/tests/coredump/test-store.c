@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The crash store: a burst of events from many processes at once is stored
  * N of N and grouped into the expected buckets; the schema migrates and

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The fake amdgpu kernel described in fake-amdgpu.h. Each handler reads
  * its argument the way the kernel's handler does (drivers/gpu/drm/amd/amdgpu:

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * probe-syncfile [SW_SYNC_PATH]: gpurobust_syncfile_probe() and
  * gpurobust_syncobj_probe() (contract row L10) on real sync_files made by the

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The amdgpu backend through the real libdrm and libdrm_amdgpu (Debian's
  * 2.4.114) against the fake amdgpu kernel of tests/fake-kernel, loaded with
@@ -421,28 +422,28 @@ static void test_open_errors_name_the_failing_call(void **state)
 	const char *node = fake_amdgpu_node();
 
 	fake_amdgpu_set_driver("i915");
-	assert_int_equal(amdgpu_open_reporting(node, -1, &dev, &report), -ENODEV);
+	assert_int_equal(grb_amdgpu_open_reporting(node, -1, &dev, &report), -ENODEV);
 	assert_string_equal(report.driver, "i915");
 	assert_null(report.failed_call);
 	fake_amdgpu_set_driver("amdgpu");
 
-	assert_int_equal(amdgpu_open_reporting("/dev/null", -1, &dev, &report), -ENOTTY);
+	assert_int_equal(grb_amdgpu_open_reporting("/dev/null", -1, &dev, &report), -ENOTTY);
 	assert_string_equal(report.failed_call, "drmGetVersion");
-	assert_int_equal(amdgpu_open_reporting("/nonexistent/renderD128", -1, &dev, &report),
+	assert_int_equal(grb_amdgpu_open_reporting("/nonexistent/renderD128", -1, &dev, &report),
 			 -ENOENT);
 	assert_string_equal(report.failed_call, "open");
 
 	/* libdrm's own setup: its ACCEL_WORKING query is refused. */
 	fake_amdgpu_fail_next(FAKE_INFO, -EACCES);
-	assert_int_equal(amdgpu_open_reporting(node, -1, &dev, &report), -EACCES);
+	assert_int_equal(grb_amdgpu_open_reporting(node, -1, &dev, &report), -EACCES);
 	assert_string_equal(report.failed_call, "amdgpu_device_initialize");
 
 	fake_amdgpu_fail_next(FAKE_CTX_ALLOC, -ENOMEM);
-	assert_int_equal(amdgpu_open_reporting(node, -1, &dev, &report), -ENOMEM);
+	assert_int_equal(grb_amdgpu_open_reporting(node, -1, &dev, &report), -ENOMEM);
 	assert_string_equal(report.failed_call, "amdgpu_cs_ctx_create");
 
 	fake_amdgpu_fail_next(FAKE_CTX_QUERY_STATE2, -EINVAL);
-	assert_int_equal(amdgpu_open_reporting(node, -1, &dev, &report), -EINVAL);
+	assert_int_equal(grb_amdgpu_open_reporting(node, -1, &dev, &report), -EINVAL);
 	assert_string_equal(report.failed_call, "amdgpu_cs_query_reset_state2");
 	assert_null(dev);
 	/* The probe's context was freed on the way out. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* Contract rows L1-L8: evidence in, sticky classification out. */
 #include <errno.h>
 

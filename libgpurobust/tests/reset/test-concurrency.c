@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Many threads feed and query the same contexts at once, as a driver's
  * submit, wait and GL threads do. Run under ThreadSanitizer by the lib-tsan

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * L10: the fence error probe. The summary of SYNC_IOC_FILE_INFO records is
  * pure and tested here with records built by hand; the ioctl path is tested
@@ -24,7 +25,7 @@ static struct gpurobust_fence_probe summarize(const int *statuses, size_t count)
 	memset(fences, 0, sizeof(fences));
 	for (size_t i = 0; i < count; i++)
 		fences[i].status = statuses[i];
-	sync_fences_summarize(fences, count, &probe);
+	grb_sync_fences_summarize(fences, count, &probe);
 	return probe;
 }
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_TESTS_RESET_HELPERS_H
 #define GPUROBUST_TESTS_RESET_HELPERS_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* Contract rows L9-L13: classification to Vulkan, GL and the lost policy. */
 #include <errno.h>
 #include <GL/gl.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Devcoredumps in sysfs. Each dump is a device /sys/class/devcoredump/devcdN
  * with a "failing_device" link to the device that produced it and a "data"

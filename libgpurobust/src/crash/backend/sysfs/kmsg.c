@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Kernel log context for a stored hang, from /dev/kmsg. Each read() of
  * /dev/kmsg returns one record "prio,seq,usec,flags;message\n", followed by

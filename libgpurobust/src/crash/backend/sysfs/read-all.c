@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The crash store: a root-only directory with every dump and its kernel log
  * context as files, and a SQLite database that counts events per bucket.

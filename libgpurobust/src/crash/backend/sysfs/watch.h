@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_BACKEND_SYSFS_WATCH_H
 #define GPUROBUST_BACKEND_SYSFS_WATCH_H
 

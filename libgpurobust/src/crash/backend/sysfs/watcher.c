@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * libudev watcher for the two uevents a hang produces: "add" of a
  * devcoredump device (every kernel with CONFIG_DEV_COREDUMP) and "change" of

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* The few JSON reading rules the metadata and report readers share. */
 #include <errno.h>
 #include <string.h>

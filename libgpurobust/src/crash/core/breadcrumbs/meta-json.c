@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The metadata's file form, so that a crash collector can decode a
  * devcoredump capture after the recording process died:

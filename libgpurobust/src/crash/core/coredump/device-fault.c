@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * VK_EXT_device_fault data for an amdgpu hang: what a driver's
  * vkGetDeviceFaultInfoEXT returns. The address comes from

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Skipping a known number of lines: how the devcoredump parser passes over
  * dword blocks, which are most of a dump's bytes. Counting newlines a

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The breadcrumb half of a report: the breadcrumb module's path signature
  * (the guilty stream's active scopes, numbers normalised) becomes the title

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_CORE_COREDUMP_REPORT_INTERNAL_H
 #define GPUROBUST_CORE_COREDUMP_REPORT_INTERNAL_H
 

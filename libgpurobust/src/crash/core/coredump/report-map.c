@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * What the application saw: the evidence a guilty and an innocent context
  * receive for this kind of recovery on this kind of kernel, run through the

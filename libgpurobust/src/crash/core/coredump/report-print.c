@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The report as text for a person and as JSON for a collector. Both print
  * the same facts in the same order: what happened, what the application

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Folding a devcoredump and kernel log lines into one report, and the
  * signature that buckets reports with the same cause.

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 /* Line and number scanning shared by the devcoredump and dmesg parsers.
  * Users define _GNU_SOURCE before any include, for memmem().
  * Everything works on (pointer, length) spans, never on NUL-terminated

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Opening an amdgpu node: driver and interface version from drmGetVersion(),
  * then the reset semantics from a fresh context's QUERY_STATE2 answer. The
@@ -74,7 +75,7 @@ static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 	return 0;
 }
 
-int amdgpu_open_reporting(const char *path, int fd,
+int grb_amdgpu_open_reporting(const char *path, int fd,
 			  struct gpurobust_amdgpu_device **out,
 			  struct amdgpu_open_report *report)
 {
@@ -141,7 +142,7 @@ GPUROBUST_EXPORT int gpurobust_amdgpu_open(const char *path,
 
 	if (!path)
 		return -EINVAL;
-	return amdgpu_open_reporting(path, -1, out, &report);
+	return grb_amdgpu_open_reporting(path, -1, out, &report);
 }
 
 GPUROBUST_EXPORT int gpurobust_amdgpu_open_fd(int fd, struct gpurobust_amdgpu_device **out)
@@ -150,7 +151,7 @@ GPUROBUST_EXPORT int gpurobust_amdgpu_open_fd(int fd, struct gpurobust_amdgpu_de
 
 	if (fd < 0)
 		return -EINVAL;
-	return amdgpu_open_reporting(NULL, fd, out, &report);
+	return grb_amdgpu_open_reporting(NULL, fd, out, &report);
 }
 
 GPUROBUST_EXPORT int gpurobust_amdgpu_wrap(amdgpu_device_handle handle, uint32_t drm_major,

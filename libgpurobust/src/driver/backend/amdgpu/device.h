@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_BACKEND_AMDGPU_DEVICE_H
 #define GPUROBUST_BACKEND_AMDGPU_DEVICE_H
 
@@ -45,7 +46,7 @@ struct amdgpu_open_report {
 };
 
 /**
- * amdgpu_open_reporting() - open a node, saying what went wrong
+ * grb_amdgpu_open_reporting() - open a node, saying what went wrong
  * @path: the node to open and probe, or NULL to use @fd
  * @fd: an open DRM file when @path is NULL; borrowed, not probed
  * @out: the device on success
@@ -53,7 +54,7 @@ struct amdgpu_open_report {
  *
  * Return: as gpurobust_amdgpu_open() or gpurobust_amdgpu_open_fd().
  */
-int amdgpu_open_reporting(const char *path, int fd,
+int grb_amdgpu_open_reporting(const char *path, int fd,
 			  struct gpurobust_amdgpu_device **out,
 			  struct amdgpu_open_report *report);
 

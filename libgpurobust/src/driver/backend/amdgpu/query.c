@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* Asking the kernel about one context and its fences. */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The L10 probe: SYNC_IOC_FILE_INFO on a sync_file, once for the fence count
  * and once for the records. Works on any sync_file, whichever driver made it.
@@ -47,7 +48,7 @@ GPUROBUST_EXPORT int gpurobust_syncfile_probe(int sync_file_fd,
 	info.sync_fence_info = (uintptr_t)fences;
 	r = sync_file_info(sync_file_fd, &info);
 	if (!r)
-		sync_fences_summarize(fences, info.num_fences, out);
+		grb_sync_fences_summarize(fences, info.num_fences, out);
 	free(fences);
 	return r;
 }

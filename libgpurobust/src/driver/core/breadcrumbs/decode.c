@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Snapshot decoder: marker bytes plus CPU-side metadata into a report. The
  * metadata is the process's (saved JSON, or the live pool) or, with meta

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Reads the metadata mirror (B3) back from marker bytes, so that a
  * devcoredump decodes without anything the process saved. The bytes are

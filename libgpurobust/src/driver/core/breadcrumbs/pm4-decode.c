@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * A decoder for the packets pm4.c emits, kept apart from the encoders so that
  * each can check the other: the tests encode, decode and compare fields, and

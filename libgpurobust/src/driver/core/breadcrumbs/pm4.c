@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Packet encoders for the two breadcrumb writes. Field names and values come
  * from pm4-defs.h; pm4-decode.c reads the packets back for the tests.

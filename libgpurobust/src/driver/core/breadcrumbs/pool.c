@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The CPU side of breadcrumbs: a pool of 16-byte marker records (one per
  * stream, not per scope), interned names, and the push/pop hot path.

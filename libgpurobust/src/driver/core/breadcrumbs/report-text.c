@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The text report, in the style of Radeon GPU Detective's execution marker
  * tree: [X] finished, [>] in progress, [ ] not started, plus [!] invalid and

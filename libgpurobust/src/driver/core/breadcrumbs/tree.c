@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The report object: streams of nodes in push order, linked into a tree.
  * Shared by the snapshot decoder and the JSON reader.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * The sticky per-context classification: how a context's history and a new
  * verdict combine (L1-L8), done lock-free so that every thread of a driver
@@ -88,7 +89,7 @@ static uint64_t merge_verdict(uint64_t old, const struct reset_verdict *v)
 	return state;
 }
 
-void ctx_state_to_status(uint64_t state, struct gpurobust_reset_status *out)
+void grb_ctx_state_to_status(uint64_t state, struct gpurobust_reset_status *out)
 {
 	out->reset_class = ctx_state_class(state);
 	out->flags = ctx_state_flags(state);
@@ -132,7 +133,7 @@ GPUROBUST_EXPORT int gpurobust_ctx_update(struct gpurobust_ctx *ctx,
 
 	if (!ctx)
 		return -EINVAL;
-	r = reset_verdict_from_evidence(evidence, ctx->semantics, &v);
+	r = grb_reset_verdict_from_evidence(evidence, ctx->semantics, &v);
 	if (r)
 		return r;
 
@@ -151,8 +152,8 @@ GPUROBUST_EXPORT int gpurobust_ctx_update(struct gpurobust_ctx *ctx,
 	    !(ctx->flags & GPUROBUST_CTX_ROBUST)) {
 		struct gpurobust_reset_status status;
 
-		ctx_state_to_status(new, &status);
-		ctx_run_lost_policy(ctx, &status);
+		grb_ctx_state_to_status(new, &status);
+		grb_ctx_run_lost_policy(ctx, &status);
 	}
 	return 0;
 }
@@ -186,7 +187,7 @@ GPUROBUST_EXPORT int gpurobust_ctx_get_status(const struct gpurobust_ctx *ctx,
 	if (!ctx || !out)
 		return -EINVAL;
 	/* C11 atomic_load takes a non-const pointer; loading never writes. */
-	ctx_state_to_status(atomic_load_explicit((_Atomic uint64_t *)&ctx->state,
+	grb_ctx_state_to_status(atomic_load_explicit((_Atomic uint64_t *)&ctx->state,
 						 memory_order_acquire), out);
 	return 0;
 }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_CORE_RESET_CONTEXT_H
 #define GPUROBUST_CORE_RESET_CONTEXT_H
 
@@ -46,10 +47,10 @@ static inline uint32_t ctx_state_flags(uint64_t state)
 	return (uint32_t)((state & CTX_STATE_FLAGS_MASK) >> CTX_STATE_FLAGS_SHIFT);
 }
 
-void ctx_state_to_status(uint64_t state, struct gpurobust_reset_status *out);
+void grb_ctx_state_to_status(uint64_t state, struct gpurobust_reset_status *out);
 
 /* L13: runs the handler, or terminates the process. */
-void ctx_run_lost_policy(struct gpurobust_ctx *ctx,
+void grb_ctx_run_lost_policy(struct gpurobust_ctx *ctx,
 			 const struct gpurobust_reset_status *status);
 
 #endif

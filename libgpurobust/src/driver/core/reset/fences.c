@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /* What a sync_file's fence records say about resets (L10). */
 #include "driver/core/reset/fences.h"
 #include "driver/core/reset/verdict.h"
 
-void sync_fences_summarize(const struct sync_fence_info *fences, size_t count,
+void grb_sync_fences_summarize(const struct sync_fence_info *fences, size_t count,
 			   struct gpurobust_fence_probe *out)
 {
 	int best = 0;
@@ -19,7 +20,7 @@ void sync_fences_summarize(const struct sync_fence_info *fences, size_t count,
 
 			/* Ranked as the series ranks them; only -ECANCELED's rank
 			 * differs on upstream kernels, and it stays below guilt. */
-			best = reset_most_telling_errno(pair, 2, GPUROBUST_SEMANTICS_PER_CTX);
+			best = grb_reset_most_telling_errno(pair, 2, GPUROBUST_SEMANTICS_PER_CTX);
 		}
 	}
 	out->error = best;

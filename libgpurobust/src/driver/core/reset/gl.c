@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * From a context's classification to GL's reset status with its
  * repeat-until-complete rule (L11, L12). The values come from the real

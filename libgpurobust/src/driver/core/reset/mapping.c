@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * What every API mapping shares: which classes mean lost (L9), and the
  * stable names of classes and semantics. The Vulkan results are in

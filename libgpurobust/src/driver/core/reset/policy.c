@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * L13: what happens when a context that did not ask for reset notification
  * is lost. Skipping its submissions would look like a freeze, so the default
@@ -26,7 +27,7 @@ GPUROBUST_EXPORT int gpurobust_ctx_set_lost_handler(struct gpurobust_ctx *ctx,
 	return 0;
 }
 
-void ctx_run_lost_policy(struct gpurobust_ctx *ctx,
+void grb_ctx_run_lost_policy(struct gpurobust_ctx *ctx,
 			 const struct gpurobust_reset_status *status)
 {
 	gpurobust_lost_handler handler;

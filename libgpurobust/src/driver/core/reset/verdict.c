@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * Evidence to verdict: contract rows L1-L8, one piece of evidence at a time.
  *
@@ -119,7 +120,7 @@ static int verdict_from_query1(uint32_t status, bool per_ctx, struct reset_verdi
 	}
 }
 
-int reset_verdict_from_evidence(const struct gpurobust_evidence *evidence,
+int grb_reset_verdict_from_evidence(const struct gpurobust_evidence *evidence,
 				enum gpurobust_semantics semantics,
 				struct reset_verdict *out)
 {
@@ -143,7 +144,7 @@ int reset_verdict_from_evidence(const struct gpurobust_evidence *evidence,
 	return -EINVAL;
 }
 
-int reset_most_telling_errno(const int *errs, size_t count,
+int grb_reset_most_telling_errno(const int *errs, size_t count,
 			     enum gpurobust_semantics semantics)
 {
 	enum gpurobust_reset_class best_class = GPUROBUST_RESET_NONE;
@@ -154,7 +155,7 @@ int reset_most_telling_errno(const int *errs, size_t count,
 						 .err = errs[i] };
 		struct reset_verdict v;
 
-		if (reset_verdict_from_evidence(&ev, semantics, &v))
+		if (grb_reset_verdict_from_evidence(&ev, semantics, &v))
 			continue;
 		if (v.status.reset_class > best_class) {
 			best_class = v.status.reset_class;
@@ -175,7 +176,7 @@ GPUROBUST_EXPORT int gpurobust_classify(const struct gpurobust_evidence *evidenc
 
 	if (!out)
 		return -EINVAL;
-	r = reset_verdict_from_evidence(evidence, semantics, &v);
+	r = grb_reset_verdict_from_evidence(evidence, semantics, &v);
 	if (r)
 		return r;
 	*out = v.status;

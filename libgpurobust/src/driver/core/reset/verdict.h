@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Copyright © 2026 The gpurobust authors */
 #ifndef GPUROBUST_CORE_RESET_VERDICT_H
 #define GPUROBUST_CORE_RESET_VERDICT_H
 
@@ -18,13 +19,13 @@ struct reset_verdict {
 	bool sets_in_progress;
 };
 
-int reset_verdict_from_evidence(const struct gpurobust_evidence *evidence,
+int grb_reset_verdict_from_evidence(const struct gpurobust_evidence *evidence,
 				enum gpurobust_semantics semantics,
 				struct reset_verdict *out);
 
 /* The errno among @errs (each 0 or -errno) that classifies highest, 0 if
  * none is a reset. Used to pick one error from a multi-fence sync_file. */
-int reset_most_telling_errno(const int *errs, size_t count,
+int grb_reset_most_telling_errno(const int *errs, size_t count,
 			     enum gpurobust_semantics semantics);
 
 #endif

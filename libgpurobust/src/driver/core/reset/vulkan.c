@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
 /*
  * From a context's classification to Vulkan's sticky device loss (L9) and
  * to the answer of a wait that must finish (L10). The values come from the
