@@ -333,6 +333,11 @@ static void test_noise_and_bad_arguments(void **state)
 	(void)state;
 	assert_int_equal(log->n_events, 0);
 	gpurobust_dmesg_free(log);
+	/* a "time" whose fields overflow (found by fuzz-dmesg under UBSan) */
+	log = parse_text("12:333333333333333334:1 amdgpu ring gfx timeout, signaled seq=1, emitted seq=2\n"
+			 "11:00:00 amdgpu x\n10:00:00 amdgpu y\n");
+	assert_int_equal(log->n_hangs, 1);
+	gpurobust_dmesg_free(log);
 	assert_int_equal(gpurobust_dmesg_parse(NULL, 3, &log), -EINVAL);
 	assert_int_equal(gpurobust_dmesg_parse("", 0, NULL), -EINVAL);
 	gpurobust_dmesg_free(NULL);

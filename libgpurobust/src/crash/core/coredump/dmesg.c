@@ -892,8 +892,11 @@ static bool line_time(struct span line, double *t)
 	for (size_t i = 0; i + 8 <= s.n && i < 40; i++) {
 		struct span u = span_skip(s, i);
 
+		/* a time of day: fields of two digits (a longer run of digits
+		 * would overflow the arithmetic below) */
 		if (u.p[2] != ':' || !take_dec(&u, &a) || !take_lit(&u, ":") || !take_dec(&u, &b) ||
-		    !take_lit(&u, ":") || !take_dec(&u, &c))
+		    !take_lit(&u, ":") || !take_dec(&u, &c) || a < 0 || a > 99 || b < 0 || b > 99 ||
+		    c < 0 || c > 99)
 			continue;
 		*t = (double)(a * 3600 + b * 60 + c);
 		if (take_lit(&u, ".") && take_dec(&u, &a))
