@@ -9,6 +9,7 @@ enum gpurobust_exit {
 	GPUROBUST_EXIT_FAILURE = 1,	/* a call failed; the message names it */
 	GPUROBUST_EXIT_USAGE = 2,	/* bad arguments */
 	GPUROBUST_EXIT_NO_DEVICE = 3,	/* no amdgpu device on this machine */
+	GPUROBUST_EXIT_NOTHING = 4,	/* report: the input has nothing amdgpu to report */
 };
 
 struct gpurobust_command {

@@ -18,9 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <json-c/json.h>
-
-#include <gpurobust/breadcrumbs-json.h>
 #include <gpurobust/breadcrumbs.h>
 #include <gpurobust/collector.h>
 #include <gpurobust/report.h>
@@ -97,90 +94,6 @@ static int latest_in_store(const char *store, char *path, size_t size)
 	return snprintf(path, size, "%s/%s", dir, best) < (int)size ? 0 : -ENAMETOOLONG;
 }
 
-/* The "captures" array: each section's size and what it held. */
-static json_object *captures_json(const struct gpurobust_coredump *dump,
-				  const struct crash_capture *res)
-{
-	json_object *arr = json_object_new_array();
-
-	for (size_t i = 0; arr && i < dump->n_captures; i++) {
-		json_object *c = json_object_new_object(), *tree = NULL;
-		char *bc_text = NULL;
-
-		if (!c || json_object_array_add(arr, c)) {
-			json_object_put(c);
-			goto fail;
-		}
-		json_object_object_add(c, "size", json_object_new_uint64(dump->captures[i].size));
-		json_object_object_add(c, "bytes", json_object_new_uint64(dump->captures[i].len));
-		json_object_object_add(c, "status",
-				       json_object_new_string(crash_capture_status(res[i].status)));
-		if (res[i].bc) {
-			bc_text = gpurobust_bc_report_to_json(res[i].bc);
-			tree = bc_text ? json_tokener_parse(bc_text) : NULL;
-			free(bc_text);
-			if (!tree || json_object_object_add(c, "breadcrumbs", tree)) {
-				json_object_put(tree);
-				goto fail;
-			}
-		}
-	}
-	return arr;
-fail:
-	json_object_put(arr);
-	return NULL;
-}
-
-static int print_json(const struct gpurobust_report *report,
-		      const struct gpurobust_coredump *dump,
-		      const struct crash_capture *captures)
-{
-	char *text = gpurobust_report_to_json(report, dump);
-	json_object *root = text ? json_tokener_parse(text) : NULL, *arr, *tree;
-	int r = -ENOMEM;
-
-	if (root && captures) {
-		arr = captures_json(dump, captures);
-		if (!arr || json_object_object_add(root, "captures", arr)) {
-			json_object_put(arr);
-			goto out;
-		}
-		/* "breadcrumbs": the tree of the capture that titled the report */
-		for (size_t i = 0; i < json_object_array_length(arr); i++) {
-			if (!json_object_object_get_ex(json_object_array_get_idx(arr, i),
-						       "breadcrumbs", &tree))
-				continue;
-			if (json_object_object_add(root, "breadcrumbs", json_object_get(tree)))
-				goto out;
-			break;
-		}
-	}
-	if (root) {
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						     JSON_C_TO_STRING_NOSLASHESCAPE));
-		r = 0;
-	}
-out:
-	json_object_put(root);
-	free(text);
-	return r;
-}
-
-/* One block per User Capture section, with its breadcrumb tree. */
-static int print_captures(const struct gpurobust_coredump *dump,
-			  const struct crash_capture *captures)
-{
-	int r = 0;
-
-	for (size_t i = 0; i < dump->n_captures && !r; i++) {
-		printf("\nUser Capture %zu of %zu (%zu bytes): %s\n", i + 1, dump->n_captures,
-		       dump->captures[i].len, crash_capture_status(captures[i].status));
-		if (captures[i].bc)
-			r = gpurobust_bc_report_print(captures[i].bc, stdout, 0);
-	}
-	return r;
-}
-
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option opts[] = {
@@ -225,8 +138,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
-	struct crash_evidence ev = { 0 };
-	char latest[PATH_MAX];
+	struct gpurobust_crash *crash;
+	char latest[PATH_MAX], *json;
 	int r = parse_args(argc, argv, &a);
 
 	if (r)
@@ -243,21 +156,21 @@ int cmd_report(int argc, char **argv)
 		}
 		a.file = latest;
 	}
-	r = crash_evidence_load(&ev, a.file, a.dmesg, "gpurobust report");
+	r = crash_load(a.file, a.dmesg, a.meta, "gpurobust report", &crash);
 	if (r)
-		return GPUROBUST_EXIT_FAILURE;
-	if (a.meta && crash_evidence_decode_captures(&ev, a.meta, "gpurobust report")) {
-		crash_evidence_free(&ev);
-		return GPUROBUST_EXIT_FAILURE;
-	}
+		return r == -ENODATA ? GPUROBUST_EXIT_NOTHING : GPUROBUST_EXIT_FAILURE;
 	if (a.json) {
-		r = print_json(ev.report, ev.dump, ev.captures);
+		json = gpurobust_crash_to_json(crash);
+		r = json ? 0 : -ENOMEM;
+		if (json)
+			puts(json);
+		free(json);
 	} else {
-		r = gpurobust_report_print(ev.report, ev.dump, stdout);
-		if (!r && ev.captures)
-			r = print_captures(ev.dump, ev.captures);
+		r = gpurobust_crash_print(crash, stdout);
 	}
-	crash_evidence_free(&ev);
+	gpurobust_crash_free(crash);
+	if (!r && (fflush(stdout) || ferror(stdout)))
+		r = -EIO;
 	if (r) {
 		fprintf(stderr, "gpurobust report: writing the report failed: %s\n", strerror(-r));
 		return GPUROBUST_EXIT_FAILURE;

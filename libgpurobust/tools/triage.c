@@ -38,12 +38,16 @@ static int print_text(const struct gpurobust_bucket *b, size_t n, uint64_t event
 		printf("%-16s %6s  %-20s  %-20s  %s\n", "signature", "count", "first seen",
 		       "last seen", "last process: title");
 	for (size_t i = 0; i < n; i++) {
-		char first[32], last[32];
+		char first[32], last[32], process[4 * sizeof(b[i].last_process) + 1];
+		char title[4 * sizeof(b[i].title) + 1];
 
 		when(b[i].first_seen, first, sizeof(first));
 		when(b[i].last_seen, last, sizeof(last));
+		/* stored names and titles came from the hung process: inert */
+		gpurobust_text_escape(process, sizeof(process), b[i].last_process);
+		gpurobust_text_escape(title, sizeof(title), b[i].title);
 		printf("%-16s %6" PRIu64 "  %-20s  %-20s  %s (pid %d): %s\n", b[i].signature,
-		       b[i].count, first, last, b[i].last_process, b[i].last_pid, b[i].title);
+		       b[i].count, first, last, process, b[i].last_pid, title);
 	}
 	return ferror(stdout) ? -EIO : 0;
 }
@@ -55,19 +59,22 @@ static int print_json(const struct gpurobust_bucket *b, size_t n)
 
 	for (size_t i = 0; i < n && !err; i++) {
 		json_object *o = json_object_new_object();
+		char process[4 * sizeof(b[i].last_process) + 1], title[4 * sizeof(b[i].title) + 1];
 
+		gpurobust_text_escape(process, sizeof(process), b[i].last_process);
+		gpurobust_text_escape(title, sizeof(title), b[i].title);
 		err = !o || json_object_array_add(arr, o);
 		if (err) {
 			json_object_put(o);
 			break;
 		}
 		err |= json_object_object_add(o, "signature", json_object_new_string(b[i].signature));
-		err |= json_object_object_add(o, "title", json_object_new_string(b[i].title));
+		err |= json_object_object_add(o, "title", json_object_new_string(title));
 		err |= json_object_object_add(o, "count", json_object_new_uint64(b[i].count));
 		err |= json_object_object_add(o, "first_seen", json_object_new_int64(b[i].first_seen));
 		err |= json_object_object_add(o, "last_seen", json_object_new_int64(b[i].last_seen));
 		err |= json_object_object_add(o, "last_process",
-					      json_object_new_string(b[i].last_process));
+					      json_object_new_string(process));
 		err |= json_object_object_add(o, "last_pid", json_object_new_int(b[i].last_pid));
 	}
 	if (!err)

@@ -74,47 +74,57 @@ static bool seen_before(struct watch *w, const char *devcd)
 	return false;
 }
 
-/* Record one hang: @devcd may be NULL for a reset without a dump. */
+/* Record one hang: @devcd may be NULL for a reset without a dump. Input
+ * with nothing amdgpu in it is not stored: it would share one bucket with
+ * every other stray file. */
 static int collect(struct watch *w, const char *devcd)
 {
-	struct crash_evidence ev = { 0 };
+	struct gpurobust_crash *crash = NULL;
 	struct gpurobust_store_event se;
+	char *dump = NULL, *log = NULL, title[4 * sizeof(crash->report->title) + 1];
+	size_t dump_len = 0, log_len = 0;
 	int64_t id = 0;
 	int r;
 
-	if (devcd && (r = gpurobust_devcd_read(devcd, &ev.dump_text, &ev.dump_len))) {
+	if (devcd && (r = gpurobust_devcd_read(devcd, &dump, &dump_len))) {
 		fprintf(stderr, "gpurobust watch: %s: %s\n", devcd, strerror(-r));
 		return r;
 	}
-	r = kmsg_hang_context(w->kmsg, &ev.log_text, &ev.log_len);
+	r = kmsg_hang_context(w->kmsg, &log, &log_len);
 	if (r)
 		fprintf(stderr, "gpurobust watch: no kernel log context (%s): %s\n", w->kmsg,
 			strerror(-r));
-	if (!ev.dump_text && !ev.log_text) {
+	if (!dump && !log) {
 		fprintf(stderr, "gpurobust watch: a reset without a dump or a kernel log "
 			"is not stored\n");
 		return -ENODATA;
 	}
-	r = crash_evidence_build(&ev);
+	r = gpurobust_crash_analyze(dump, dump_len, log, log_len, NULL, &crash);
 	if (!r) {
 		se = (struct gpurobust_store_event){
-			.report = ev.report, .dump = ev.dump_text, .dump_len = ev.dump_len,
-			.dmesg = ev.log_text, .dmesg_len = ev.log_len, .seen = time(NULL),
+			.report = crash->report, .dump = dump, .dump_len = dump_len,
+			.dmesg = log, .dmesg_len = log_len, .seen = time(NULL),
 		};
 		r = gpurobust_store_record(w->store, &se, &id);
 	}
-	if (r) {
+	if (r == -ENODATA) {
+		fprintf(stderr, "gpurobust watch: %s: nothing amdgpu to report, not stored\n",
+			devcd ? devcd : "the reset");
+	} else if (r) {
 		fprintf(stderr, "gpurobust watch: cannot store %s: %s\n",
 			devcd ? devcd : "the reset", strerror(-r));
 	} else {
+		gpurobust_text_escape(title, sizeof(title), crash->report->title);
 		printf("stored event %lld in bucket %016llx: %s\n", (long long)id,
-		       (unsigned long long)ev.report->signature, ev.report->title);
+		       (unsigned long long)crash->report->signature, title);
 		fflush(stdout);
 		if (devcd && w->clear && (r = gpurobust_devcd_clear(devcd)))
 			fprintf(stderr, "gpurobust watch: cannot clear %s: %s\n", devcd,
 				strerror(-r));
 	}
-	crash_evidence_free(&ev);
+	gpurobust_crash_free(crash);
+	free(dump);
+	free(log);
 	return r;
 }
 

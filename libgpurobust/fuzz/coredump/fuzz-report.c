@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Copyright © 2026 The gpurobust authors
 /*
- * libFuzzer target: a report built from arbitrary bytes, read as a dump up
- * to the first NUL and as a kernel log after it, then printed both ways so
- * that every field of the parsed structures is walked.
+ * libFuzzer target: the whole crash pipeline on arbitrary bytes, read as a
+ * dump up to the first NUL and as a kernel log after it, then printed both
+ * ways so that every field of the parsed structures is walked, and every
+ * string goes through the escaping the output applies.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gpurobust/report.h>
+#include <gpurobust/crash.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,23 +20,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data, *nul = memchr(data, 0, size);
 	size_t dump_len = nul ? (size_t)(nul - text) : size;
-	struct gpurobust_coredump *dump = NULL;
-	struct gpurobust_dmesg *log = NULL;
-	struct gpurobust_report *report;
+	struct gpurobust_crash *crash;
 	static FILE *sink;
 
 	if (!sink)
 		sink = fopen("/dev/null", "w");
-	if (gpurobust_coredump_parse(text, dump_len, &dump))
+	if (gpurobust_crash_analyze(text, dump_len, nul ? nul + 1 : NULL,
+				    nul ? size - dump_len - 1 : 0, NULL, &crash))
 		return 0;
-	if (nul && gpurobust_dmesg_parse(nul + 1, size - dump_len - 1, &log))
-		log = NULL;
-	if (!gpurobust_report_build(dump, log, &report)) {
-		free(gpurobust_report_to_json(report, dump));
-		gpurobust_report_print(report, dump, sink);
-		gpurobust_report_free(report);
-	}
-	gpurobust_dmesg_free(log);
-	gpurobust_coredump_free(dump);
+	free(gpurobust_crash_to_json(crash));
+	gpurobust_crash_print(crash, sink);
+	gpurobust_crash_free(crash);
 	return 0;
 }

@@ -197,6 +197,15 @@ struct gpurobust_coredump {
 	/* Every User Capture section, in dump order (D3). */
 	struct gpurobust_cd_capture *captures;
 	size_t n_captures;
+
+	/* An excerpt without the "**** AMDGPU Device Coredump ****" line, read
+	 * as far as its lines go (people paste the part that matters). */
+	bool partial;
+	/* The fault block named a fault: the 6.12 printer prints the block
+	 * for every dump, so an address and a status of 0 name none; the 6.7
+	 * prototype printed the kernel log's fault lines instead. */
+	bool fault_seen;
+	char fault_client[24];		/* the prototype's "from client 0x1b (UTCL2)" */
 };
 
 /**
@@ -254,6 +263,7 @@ enum gpurobust_dmesg_kind {
 	GPUROBUST_DMESG_VRAM_LOST,		/* VRAM is lost due to GPU reset! */
 	GPUROBUST_DMESG_COREDUMP,		/* AMDGPU device coredump file has been created */
 	GPUROBUST_DMESG_WEDGED,			/* device wedged, but recovered through reset */
+	GPUROBUST_DMESG_RESET_METHOD,		/* MODE1 / MODE2 / BACO / pci config reset */
 };
 
 struct gpurobust_dmesg_event {
@@ -278,7 +288,77 @@ struct gpurobust_dmesg_event {
 	uint32_t value;
 };
 
-/* A summary of the last hang in the log, folded from its events. */
+/* Longest process, thread, client or device name kept; longer ones are cut.
+ * The kernel's own names are at most 15 bytes (TASK_COMM_LEN), but the text
+ * comes from whoever posted it. */
+#define GPUROBUST_NAME_MAX 32
+
+/* One hang of a kernel log: a ring timeout, or a reset no timeout line
+ * announces (the log was cut, or KFD or MES asked for it). */
+struct gpurobust_log_hang {
+	size_t line;			/* 1-based line that opened it */
+	char device[GPUROBUST_NAME_MAX];	/* "0000:03:00.0", "drmn0"; "" unknown */
+	char ring[GPUROBUST_NAME_MAX];	/* "" when no timeout line names it */
+	uint32_t signaled_seq, emitted_seq;
+	/* The guilty task as the log prints it; the names may be empty (a
+	 * kernel job, or FreeBSD) while the pid is real. */
+	bool has_process, has_tid;
+	char process[GPUROBUST_NAME_MAX], thread[GPUROBUST_NAME_MAX];
+	int32_t pid, tid;
+	enum gpurobust_recovery_type recovery;
+	enum gpurobust_recovery_outcome outcome;
+	bool vram_lost;
+};
+
+/* Which register layout a fault status uses, from the register the log
+ * names or the SOC family a dump gives. */
+enum gpurobust_fault_layout {
+	GPUROBUST_FAULT_LAYOUT_UNKNOWN = 0,
+	GPUROBUST_FAULT_LAYOUT_GCN,	/* VM_CONTEXT1_PROTECTION_FAULT_STATUS, gmc_v6-v8 */
+	GPUROBUST_FAULT_LAYOUT_GFX9,	/* *VM_L2_PROTECTION_FAULT_STATUS, gmc_v9-v11 */
+};
+
+/* A protection fault status register, split into its fields. */
+struct gpurobust_fault_bits {
+	enum gpurobust_fault_layout layout;	/* UNKNOWN: nothing below is set */
+	uint32_t more_faults, walker_error, permission_faults, mapping_error;
+	uint32_t client_id, rw, vmid;
+};
+
+/**
+ * gpurobust_fault_decode() - split a protection fault status register
+ * @status: the register value
+ * @layout: its layout
+ * @out: the fields
+ *
+ * Return: false when the layout is unknown (gfx12's status registers are not
+ * decoded: their layout differs and no public log shows one).
+ */
+bool gpurobust_fault_decode(uint32_t status, enum gpurobust_fault_layout layout,
+			    struct gpurobust_fault_bits *out);
+
+/* The layout of the SOC family a 6.10+ devcoredump prints (AMDGPU_FAMILY_*). */
+enum gpurobust_fault_layout gpurobust_fault_layout_of_family(uint32_t family);
+
+/* One VM fault record of a kernel log: the fault line and its details. */
+struct gpurobust_log_fault {
+	size_t line;
+	char device[GPUROBUST_NAME_MAX];
+	char hub[16];			/* "gfxhub0", "mmhub"; "" on GCN */
+	bool retry;
+	uint32_t vmid, pasid;
+	bool has_addr, has_status, has_process;
+	uint64_t addr;			/* byte address of the faulting page */
+	uint32_t status;
+	enum gpurobust_fault_layout layout;	/* from the status register's name */
+	char client[GPUROBUST_NAME_MAX];	/* the most specific client named */
+	char process[GPUROBUST_NAME_MAX];
+	int32_t pid;
+	bool write;			/* GCN's "write to", or the RW field */
+};
+
+/* Hangs and faults of the log, in order; the scalar fields describe the
+ * first hang and the first fault (the report's headline). */
 struct gpurobust_dmesg {
 	struct gpurobust_dmesg_event *events;
 	size_t n_events;
@@ -302,6 +382,16 @@ struct gpurobust_dmesg {
 	bool fault_status_known;
 	char fault_client[24];		/* decoded UTCL2 client, e.g. "TCP" */
 	uint32_t more_faults, walker_error, permission_faults, mapping_error, rw;
+
+	struct gpurobust_log_hang *hangs;
+	size_t n_hangs;
+	struct gpurobust_log_fault *faults;
+	size_t n_faults;
+	/* What could not be read: fault details without their fault line,
+	 * cut or malformed hang lines, elisions (at most 64). */
+	struct gpurobust_cd_diag *diags;
+	size_t n_diags;
+	bool reversed;			/* newest first (journalctl -r): read backwards */
 };
 
 /**
@@ -311,7 +401,10 @@ struct gpurobust_dmesg {
  * @out: the result; free it with gpurobust_dmesg_free()
  *
  * Lines that are not about an amdgpu hang are ignored. Message formats are
- * those of Linux 6.12 and of later kernels.
+ * those of Linux 4.15 to 7.1 and of FreeBSD's drm-kmod, under any capture's
+ * line prefix (dmesg, dmesg -T, syslog, journalctl with or without -r);
+ * lines of several GPUs may interleave. Lines that look like hang or fault
+ * lines but cannot be read become diagnostics.
  *
  * Return: 0, -EINVAL for NULL pointers, -ENOMEM.
  */

@@ -26,6 +26,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "coredump.h"
+#include "text.h"
 #include "vm-fault.h"
 
 #ifdef __cplusplus
@@ -49,6 +50,38 @@ struct gpurobust_report_outcome {
 	VkResult vk_result;		/* VK_SUCCESS or VK_ERROR_DEVICE_LOST */
 	unsigned int gl_status;		/* GL_*_CONTEXT_RESET or GL_NO_ERROR */
 	const char *classification;	/* gpurobust_reset_class_name() */
+};
+
+/* One hang of the report. The dump's hang is merged into the log's hang on
+ * the same ring (the last one, since the dump is written at the hang). */
+struct gpurobust_report_hang {
+	unsigned int sources;		/* GPUROBUST_REPORT_FROM_DUMP and/or _DMESG */
+	size_t line;			/* the log line that opened it; 0 from a dump */
+	char device[GPUROBUST_NAME_MAX];	/* PCI address or drmnN; "" unknown */
+	char ring[GPUROBUST_NAME_MAX];
+	bool has_process, has_tid;	/* a name may be empty while the pid is real */
+	char process[GPUROBUST_NAME_MAX], thread[GPUROBUST_NAME_MAX];
+	int32_t pid, tid;
+	enum gpurobust_recovery_type type;
+	enum gpurobust_recovery_outcome outcome;
+	bool vram_lost;
+};
+
+/* One VM fault of the report, with its status register decoded where the
+ * layout is known (bits.layout != UNKNOWN). */
+struct gpurobust_report_fault {
+	unsigned int sources;
+	size_t line;
+	char device[GPUROBUST_NAME_MAX];
+	char hub[16];
+	bool has_addr, has_status, has_process;
+	uint64_t addr;
+	uint32_t status;
+	struct gpurobust_fault_bits bits;
+	char client[GPUROBUST_NAME_MAX];
+	char process[GPUROBUST_NAME_MAX];
+	int32_t pid;
+	bool write;
 };
 
 struct gpurobust_report {
@@ -97,6 +130,18 @@ struct gpurobust_report {
 	uint32_t time_nsec;
 	size_t n_diags;			/* devcoredump diagnostics */
 	bool truncated;
+
+	/* Every hang and fault, in order. hangs[headline] is the one the
+	 * fields above describe (the first, or the dump's); the others are
+	 * reported as before or following it. */
+	struct gpurobust_report_hang *hangs;
+	size_t n_hangs, headline;
+	struct gpurobust_report_fault *faults;
+	size_t n_faults, headline_fault;
+	bool partial;			/* from a devcoredump excerpt without its header */
+	uint32_t family;		/* SOC family the dump names, 0 when absent */
+	struct gpurobust_cd_diag *log_diags;	/* the kernel log's diagnostics */
+	size_t n_log_diags;
 };
 
 /**
@@ -108,7 +153,10 @@ struct gpurobust_report {
  * The dump wins where both say something; the log fills what the dump of an
  * older kernel lacks (recovery type and outcome, fault client and RW bit).
  *
- * Return: 0, -EINVAL when both inputs are NULL or @out is, -ENOMEM.
+ * Return: 0, -EINVAL when both inputs are NULL or @out is, -ENOMEM, and
+ * -ENODATA when there is nothing to report: the dump has no devcoredump
+ * section and the log no amdgpu hang or fault line (any file at all would
+ * otherwise get a report and one shared signature).
  */
 int gpurobust_report_build(const struct gpurobust_coredump *dump,
 			   const struct gpurobust_dmesg *log,
@@ -139,6 +187,9 @@ char *gpurobust_report_to_json(const struct gpurobust_report *report,
 			       const struct gpurobust_coredump *dump);
 
 const char *gpurobust_role_name(enum gpurobust_role role);
+
+/* gpurobust_text_escape() is in text.h: every string a report prints goes
+ * through it. */
 
 struct gpurobust_bc_report;
 

@@ -89,10 +89,38 @@ static void test_report_bad_input(void **state)
 	free(out);
 	assert_int_equal(run(&out, "report a b"), 2);
 	free(out);
-	/* garbage still gives a report, with its diagnostic */
-	assert_int_equal(run(&out, "report /etc/hostname"), 0);
-	assert_non_null(strstr(out, "no \"**** AMDGPU Device Coredump ****\" header"));
+	/* nothing amdgpu: exit status 4 and no report, as a dump or as a log
+	 * (issue 16: every stray file used to get one shared signature) */
+	assert_int_equal(run(&out, "report /etc/hostname"), 4);
+	assert_string_equal(out, "");
 	free(out);
+	assert_int_equal(run(&out, "report --json --dmesg /etc/hostname"), 4);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(run(&out, "report - < /dev/null"), 4);
+	free(out);
+	/* a kernel log given as the dump is read as the log */
+	assert_int_equal(run(&out, "report '%s/dmesg-rocm-amdgpu-202.txt'", FIXTURE_DIR), 0);
+	assert_non_null(strstr(out, "glretrace hung on gfx_0.0.0"));
+	free(out);
+}
+
+/* A fake sysfs under @root: one amdgpu device (card0) and @dumps devcdN
+ * directories failing on it, without their data. */
+static void fake_sysfs(const char *root, int dumps)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; d=devices/pci0000:00/0000:03:00.0;"
+		 "mkdir -p bus/pci/drivers/amdgpu $d/drm/card0 class/devcoredump class/drm;"
+		 "ln -s \"$PWD/bus/pci/drivers/amdgpu\" $d/driver;"
+		 "ln -s \"$PWD/$d\" $d/drm/card0/device; ln -s \"$PWD/$d/drm/card0\" class/drm/card0;"
+		 "for i in $(seq %d); do mkdir -p devices/virtual/devcoredump/devcd$i;"
+		 " ln -s \"$PWD/devices/virtual/devcoredump/devcd$i\" class/devcoredump/devcd$i;"
+		 " ln -s \"$PWD/$d\" devices/virtual/devcoredump/devcd$i/failing_device; done",
+		 root, dumps);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* watch --once on a fake sysfs with two amdgpu dumps, then triage --json
@@ -104,14 +132,9 @@ static void test_watch_once_then_triage_json(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
+	fake_sysfs(root, 2);
 	snprintf(cmd, sizeof(cmd),
-		 "set -e; cd '%s'; d=devices/pci0000:00/0000:03:00.0;"
-		 "mkdir -p bus/pci/drivers/amdgpu $d/drm/card0 class/devcoredump class/drm;"
-		 "ln -s \"$PWD/bus/pci/drivers/amdgpu\" $d/driver;"
-		 "ln -s \"$PWD/$d\" $d/drm/card0/device; ln -s \"$PWD/$d/drm/card0\" class/drm/card0;"
-		 "for i in 1 2; do mkdir -p devices/virtual/devcoredump/devcd$i;"
-		 " ln -s \"$PWD/devices/virtual/devcoredump/devcd$i\" class/devcoredump/devcd$i;"
-		 " ln -s \"$PWD/$d\" devices/virtual/devcoredump/devcd$i/failing_device; done;"
+		 "set -e; cd '%s';"
 		 "cp '%s/early-khatri-2024-03.devcoredump' devices/virtual/devcoredump/devcd1/data;"
 		 "cp '%s/gen612-vkd3d-proton-3073.devcoredump' devices/virtual/devcoredump/devcd2/data;"
 		 "printf '6,1,29725011,-;amdgpu 0000:03:00.0: amdgpu: GPU reset begin!\\n' > kmsg",
@@ -141,6 +164,33 @@ static void test_watch_once_then_triage_json(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* An amdgpu devcoredump whose data holds nothing amdgpu, and a kernel log
+ * without amdgpu lines: watch stores nothing (issue 16). */
+static void test_watch_stores_nothing_for_stray_input(void **state)
+{
+	char root[] = "/tmp/gpurobust-watch-XXXXXX", cmd[1024], *out;
+	json_object *o;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	fake_sysfs(root, 1);
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s';"
+		 "echo 'hello world' > devices/virtual/devcoredump/devcd1/data;"
+		 "printf '6,1,29725011,-;usb 1-1: new high-speed USB device\\n' > kmsg", root);
+	assert_int_equal(system(cmd), 0);
+	run(&out, "watch --once --sysfs '%s' --kmsg '%s/kmsg' --store '%s/store'", root, root, root);
+	assert_null(strstr(out, "stored event"));
+	free(out);
+	assert_int_equal(run(&out, "triage --json --store '%s/store'", root), 0);
+	o = parse_strict(out);
+	assert_int_equal(json_object_array_length(o), 0);
+	json_object_put(o);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_D1_report_json_series_from_stdin),
 		cmocka_unit_test(test_report_bad_input),
 		cmocka_unit_test(test_watch_once_then_triage_json),
+		cmocka_unit_test(test_watch_stores_nothing_for_stray_input),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -148,13 +148,13 @@ static void test_D3_report_meta_cli_json(void **state)
 	free(meta);
 }
 
-/* The capture is self-describing when the pool mirrors its scopes (B3):
- * `gpurobust report` decodes it from the dump alone. The dump is the series'
- * printer output (kernel/fixtures) with the pool's bytes as a second User
- * Capture section, as a file that registered two buffers would get. */
-static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
+/* The series' printer output (kernel/fixtures) with a mirroring pool's
+ * bytes appended as a second User Capture section, as a file that
+ * registered two buffers would get; the GPU stopped inside the three
+ * scopes @names, on a stream labelled @label. Written to @path (a mkstemp
+ * template); false when the kernel fixture is missing. */
+static bool mirrored_dump(const char *const names[3], const char *label, char *path)
 {
-	char dump_path[] = "/tmp/gpurobust-d3-mirror-XXXXXX", *out, *fixture;
 	struct gpurobust_bc_pool_config cfg = {
 		.size = 4096, .gpu_va = FAKE_GPU_VA, .mirror_scopes = 8, .mirror_name_bytes = 256,
 	};
@@ -162,38 +162,55 @@ static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
 	struct gpurobust_bc_stream *s;
 	struct gpurobust_bc_emitter e;
 	struct textbuf dump = { 0 };
-	json_object *o, *caps, *c;
 	uint8_t *map = calloc(1, 4096);
 	size_t me, len = 0;
+	char *fixture;
 	int fd;
 
-	(void)state;
 	fixture = fixture_read_path(KERNEL_FIXTURE_DIR "/series-d4-full-reset.devcoredump", &len);
-	if (!fixture)
-		skip();
+	if (!fixture) {
+		free(map);
+		return false;
+	}
 	assert_non_null(map);
 	cfg.cpu_map = map;
 	assert_int_equal(gpurobust_bc_pool_create(&cfg, &pool), 0);
 	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX11, .queue = GPUROBUST_BC_QUEUE_GFX };
 	e = fake_ib_emitter(&gfx);
-	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "main", &e, &s),
+	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, label, &e, &s),
 			 0);
 	gpurobust_bc_stream_begin(s);
-	gpurobust_bc_push(s, intern(pool, "Frame"));
-	gpurobust_bc_push(s, intern(pool, "Shadows"));
-	gpurobust_bc_push(s, intern(pool, "Draw 12"));
+	for (int i = 0; i < 3; i++)
+		gpurobust_bc_push(s, intern(pool, names[i]));
 	me = fake_ib_mark(&gfx);
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
+	for (int i = 0; i < 3; i++)
+		gpurobust_bc_pop(s);
 	fake_gpu_run(&gfx, me, 2, map, FAKE_GPU_VA);
 
 	tb_printf(&dump, "%s", fixture);
 	gen_capture(&dump, map, 4096);
-	fd = mkstemp(dump_path);
+	fd = mkstemp(path);
 	assert_int_equal(write(fd, dump.p, dump.len), (ssize_t)dump.len);
 	close(fd);
+	gpurobust_bc_stream_destroy(s);
+	gpurobust_bc_pool_destroy(pool);
+	free(dump.p);
+	free(fixture);
+	free(map);
+	return true;
+}
 
+/* The capture is self-describing when the pool mirrors its scopes (B3):
+ * `gpurobust report` decodes it from the dump alone. */
+static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
+{
+	static const char *const names[3] = { "Frame", "Shadows", "Draw 12" };
+	char dump_path[] = "/tmp/gpurobust-d3-mirror-XXXXXX", *out;
+	json_object *o, *caps, *c;
+
+	(void)state;
+	if (!mirrored_dump(names, "main", dump_path))
+		skip();
 	assert_int_equal(run(&out, "report '%s'", dump_path), 0);
 	/* the fixture's own capture comes first and titles the report */
 	assert_non_null(strstr(out, "What the GPU was doing\n  Draw 7\n"));
@@ -205,7 +222,7 @@ static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
 	o = parse_strict(out);
 	assert_string_equal(json_object_get_string(json_object_object_get(o, "gpu_was_doing")),
 			    "Draw 7");
-	/* the path joins the signature (B2) in crash_evidence_build(), which
+	/* the path joins the signature (B2) in gpurobust_crash_analyze(), which
 	 * `gpurobust watch` shares, so stored buckets match this report */
 	assert_non_null(strstr(json_object_get_string(json_object_object_get(o, "signature_key")),
 			       "|path "));
@@ -219,13 +236,33 @@ static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
 	assert_true(json_object_object_get_ex(o, "breadcrumbs", NULL));
 	json_object_put(o);
 	free(out);
-
 	unlink(dump_path);
-	gpurobust_bc_stream_destroy(s);
-	gpurobust_bc_pool_destroy(pool);
-	free(dump.p);
-	free(fixture);
-	free(map);
+}
+
+/* A hostile capture (issue 16): the hung process names its scopes and its
+ * stream itself, and `gpurobust report` runs as root. Nothing a terminal
+ * acts on reaches standard output, in text or JSON. */
+static void test_D3_hostile_scope_names_stay_inert(void **state)
+{
+	static const char *const names[3] = { "\x1b[2J", "\x1b]2;owned\x07", "\xc2\x9b" "6n" };
+	char dump_path[] = "/tmp/gpurobust-d3-hostile-XXXXXX", *out;
+
+	(void)state;
+	if (!mirrored_dump(names, "\x1b[31mred", dump_path))
+		skip();
+	for (int json = 0; json < 2; json++) {
+		assert_int_equal(run(&out, "report '%s'%s", dump_path, json ? " --json" : ""), 0);
+		for (const unsigned char *c = (const unsigned char *)out; *c; c++)
+			if ((*c < 0x20 && *c != '\n') || *c == 0x7f ||
+			    (c[0] == 0xc2 && c[1] >= 0x80 && c[1] < 0xa0))
+				fail_msg("byte 0x%02x at offset %td", *c, (const char *)c - out);
+		assert_non_null(strstr(out, json ? "\\\\x1b[2J" : "\\x1b[2J"));
+		assert_non_null(strstr(out, json ? "\\\\x1b]2;owned\\\\x07" : "\\x1b]2;owned\\x07"));
+		if (json)
+			json_object_put(parse_strict(out));
+		free(out);
+	}
+	unlink(dump_path);
 }
 
 int main(void)
@@ -235,6 +272,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_D3_report_meta_cli_json, setup, teardown),
 		cmocka_unit_test(test_D3_report_decodes_mirrored_capture_without_meta),
+		cmocka_unit_test(test_D3_hostile_scope_names_stay_inert),
 	};
 
 	return cmocka_run_group_tests_name("d3-breadcrumbs", tests, NULL, NULL);

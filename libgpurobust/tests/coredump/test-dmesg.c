@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -143,11 +144,17 @@ static void test_612_soft_recovery_vram_lost_formats(void **state)
 	assert_int_equal(count_kind(log, GPUROBUST_DMESG_SOFT_RECOVERED), 1);
 	assert_int_equal(log->events[0].kind, GPUROBUST_DMESG_SOFT_RECOVERED);
 	assert_string_equal(log->events[0].ring, "gfx_0.0.0");
-	/* the summary is about the last hang */
-	assert_string_equal(log->ring, "comp_1.0.0");
-	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_FULL);
-	assert_int_equal(log->outcome, GPUROBUST_OUTCOME_RECOVERED);
-	assert_true(log->vram_lost);
+	/* every hang in order; the summary is the first, the headline */
+	assert_int_equal(log->n_hangs, 2);
+	assert_string_equal(log->ring, "gfx_0.0.0");
+	assert_int_equal(log->recovery, GPUROBUST_RECOVERY_SOFT);
+	assert_false(log->vram_lost);
+	assert_string_equal(log->hangs[1].ring, "comp_1.0.0");
+	assert_string_equal(log->hangs[1].device, "0000:03:00.0");
+	assert_int_equal(log->hangs[1].recovery, GPUROBUST_RECOVERY_FULL);
+	assert_int_equal(log->hangs[1].outcome, GPUROBUST_OUTCOME_RECOVERED);
+	assert_true(log->hangs[1].vram_lost);
+	assert_int_equal(log->n_faults, 1);
 	assert_true(log->fault);
 	assert_int_equal(log->fault_pasid, 32773);
 	assert_string_equal(log->fault_process, "vkcube");
@@ -173,6 +180,150 @@ static void test_gmc9_retry_fault_format(void **state)
 	gpurobust_dmesg_free(log);
 }
 
+/* journalctl -r: the corpus's fixture with its lines reversed, as
+ * `journalctl -k -r` prints them (the text of each line unchanged). */
+static void test_reverse_order_reads_like_forward(void **state)
+{
+	size_t len = 0, n = 0;
+	char *text = fixture_read("dmesg-cosmic-epoch-3764.txt", &len), *rev;
+	const char *lines[64];
+	struct gpurobust_dmesg *fwd, *back;
+
+	(void)state;
+	assert_non_null(text);
+	rev = calloc(1, len + 2);
+	assert_non_null(rev);
+	for (char *l = strtok(text, "\n"); l && n < 64; l = strtok(NULL, "\n"))
+		lines[n++] = l;
+	while (n--) {
+		strcat(rev, lines[n]);
+		strcat(rev, "\n");
+	}
+	fwd = parse_fixture("dmesg-cosmic-epoch-3764.txt");
+	back = parse_text(rev);
+	assert_false(fwd->reversed);
+	assert_true(back->reversed);
+	assert_int_equal(back->n_hangs, 1);
+	assert_string_equal(back->hangs[0].ring, fwd->hangs[0].ring);
+	assert_string_equal(back->hangs[0].process, "cosmic-comp");
+	assert_int_equal(back->hangs[0].tid, 2258);
+	assert_int_equal(back->hangs[0].recovery, GPUROBUST_RECOVERY_FULL);
+	assert_int_equal(back->hangs[0].outcome, GPUROBUST_OUTCOME_RECOVERED);
+	assert_int_equal(back->diags[0].severity, GPUROBUST_CD_NOTE);
+	gpurobust_dmesg_free(fwd);
+	gpurobust_dmesg_free(back);
+	free(rev);
+	free(text);
+}
+
+/* Two GPUs printing fault records line by line: each detail joins its own
+ * device's record, and the other GPU's record, whose fault line the excerpt
+ * cut, is diagnosed line by line instead of corrupting the first. */
+static void test_two_gpus_interleaved(void **state)
+{
+	struct gpurobust_dmesg *log = parse_fixture("corpus/rocm-amdgpu-150-two-gpus-interleaved.log");
+	size_t skipped = 0;
+
+	(void)state;
+	assert_int_equal(log->n_faults, 1);
+	assert_string_equal(log->faults[0].device, "0000:88:00.0");
+	assert_int_equal(log->faults[0].status, 0x00801030);
+	assert_string_equal(log->faults[0].client, "TCP");
+	for (size_t i = 0; i < log->n_diags; i++)
+		skipped += strstr(log->diags[i].message, "without its fault line") != NULL;
+	/* 0000:8b:00.0: address, status, CID and the five fields */
+	assert_int_equal(skipped, 8);
+	gpurobust_dmesg_free(log);
+}
+
+/* Lines that look like hang lines but cannot be read, and elisions. */
+static void test_malformed_lines_are_diagnosed(void **state)
+{
+	struct gpurobust_dmesg *log = parse_fixture("corpus/steamos-1312-hrvylein-vangogh.log");
+	struct gpurobust_dmesg *elided = parse_fixture("corpus/cosmic-comp-2626-journal-elision.log");
+
+	(void)state;
+	assert_int_equal(log->n_diags, 1);
+	assert_int_equal(log->diags[0].line, 2);
+	assert_non_null(strstr(log->diags[0].message, "process line without a pid"));
+	assert_false(log->hangs[0].has_process);
+	assert_int_equal(elided->n_diags, 1);
+	assert_int_equal(elided->diags[0].line, 9);
+	assert_int_equal(elided->n_hangs, 1);
+	assert_int_equal(elided->hangs[0].outcome, GPUROBUST_OUTCOME_RECOVERED);
+	gpurobust_dmesg_free(log);
+	gpurobust_dmesg_free(elided);
+}
+
+/* The kernel decodes the status register into fields on the lines after
+ * it; gpurobust_fault_decode() must agree with it on every record of every
+ * corpus log that prints both. */
+static void check_decode_against_kernel(const char *name, size_t *checked)
+{
+	struct gpurobust_dmesg *log = parse_fixture(name);
+	struct gpurobust_fault_bits bits = { 0 };
+	bool have = false;
+
+	for (size_t i = 0; i < log->n_events; i++) {
+		const struct gpurobust_dmesg_event *ev = &log->events[i];
+		uint32_t want;
+
+		if (ev->kind == GPUROBUST_DMESG_PAGE_FAULT) {
+			have = false;
+		} else if (ev->kind == GPUROBUST_DMESG_FAULT_STATUS) {
+			have = gpurobust_fault_decode(ev->status, GPUROBUST_FAULT_LAYOUT_GFX9, &bits);
+		} else if (ev->kind == GPUROBUST_DMESG_FAULT_FIELD && have) {
+			if (!strcmp(ev->field, "CID"))
+				want = bits.client_id;
+			else if (!strcmp(ev->field, "MORE_FAULTS"))
+				want = bits.more_faults;
+			else if (!strcmp(ev->field, "WALKER_ERROR"))
+				want = bits.walker_error;
+			else if (!strcmp(ev->field, "PERMISSION_FAULTS"))
+				want = bits.permission_faults;
+			else if (!strcmp(ev->field, "MAPPING_ERROR"))
+				want = bits.mapping_error;
+			else
+				want = bits.rw;
+			if (want != ev->value)
+				fail_msg("%s line %zu: %s is %u, decoded %u", name, ev->line, ev->field,
+					 ev->value, want);
+			(*checked)++;
+		}
+	}
+	gpurobust_dmesg_free(log);
+}
+
+static void test_status_decode_agrees_with_kernel(void **state)
+{
+	static const char *const logs[] = {
+		"dmesg-rocm-legacy-5999.txt", "corpus/freebsd-drm-kmod-78-rozhuk.log",
+		"corpus/rocm-amdgpu-172-noretry.log", "corpus/cachyos-960-journal-gfx103.log",
+		"corpus/rocm-amdgpu-168-wezterm.log", "corpus/rocm-legacy-2205-geohot-gfx11.log",
+		"corpus/rocm-legacy-1495-p2p-sdma.log", "corpus/freebsd-drm-kmod-413-soft-recovered.log",
+		"corpus/rocm-legacy-2766-cpc-pid0.log", "corpus/therock-1271-gfx1150-process-line.log",
+		"corpus/cosmic-greeter-344-in-process.log", "corpus/rocm-amdgpu-150-mmhub0-vmc.log",
+	};
+	struct gpurobust_dmesg *gcn;
+	struct gpurobust_fault_bits bits;
+	size_t checked = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++)
+		check_decode_against_kernel(logs[i], &checked);
+	/* every field line of those logs that follows its status line */
+	assert_int_equal(checked, 77);
+	/* GCN: the decode line names the VMID and the client id in brackets */
+	gcn = parse_fixture("corpus/vulkan-overlay-31-gcn-147-flood.log");
+	assert_true(gpurobust_fault_decode(gcn->faults[0].status, gcn->faults[0].layout, &bits));
+	assert_int_equal(bits.vmid, 1);		/* "vmid 1" */
+	assert_int_equal(bits.client_id, 196);	/* "(196)" */
+	assert_int_equal(bits.permission_faults, 0x01);	/* "VM fault (0x01" */
+	assert_int_equal(bits.rw, 0);		/* "read from" */
+	assert_false(gpurobust_fault_decode(0x1234, GPUROBUST_FAULT_LAYOUT_UNKNOWN, &bits));
+	gpurobust_dmesg_free(gcn);
+}
+
 static void test_noise_and_bad_arguments(void **state)
 {
 	struct gpurobust_dmesg *log = parse_text(
@@ -181,6 +332,11 @@ static void test_noise_and_bad_arguments(void **state)
 
 	(void)state;
 	assert_int_equal(log->n_events, 0);
+	gpurobust_dmesg_free(log);
+	/* a "time" whose fields overflow (found by fuzz-dmesg under UBSan) */
+	log = parse_text("12:333333333333333334:1 amdgpu ring gfx timeout, signaled seq=1, emitted seq=2\n"
+			 "11:00:00 amdgpu x\n10:00:00 amdgpu y\n");
+	assert_int_equal(log->n_hangs, 1);
 	gpurobust_dmesg_free(log);
 	assert_int_equal(gpurobust_dmesg_parse(NULL, 3, &log), -EINVAL);
 	assert_int_equal(gpurobust_dmesg_parse("", 0, NULL), -EINVAL);
@@ -196,6 +352,10 @@ int main(void)
 		cmocka_unit_test(test_fixture_full_reset_succeeds),
 		cmocka_unit_test(test_612_soft_recovery_vram_lost_formats),
 		cmocka_unit_test(test_gmc9_retry_fault_format),
+		cmocka_unit_test(test_reverse_order_reads_like_forward),
+		cmocka_unit_test(test_two_gpus_interleaved),
+		cmocka_unit_test(test_malformed_lines_are_diagnosed),
+		cmocka_unit_test(test_status_decode_agrees_with_kernel),
 		cmocka_unit_test(test_noise_and_bad_arguments),
 	};
 

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -203,6 +204,187 @@ static void test_json_parses_back(void **state)
 	free(dump);
 }
 
+static struct gpurobust_report *report_of_fixture(const char *dump_name, const char *log_name,
+						  struct gpurobust_coredump **dump_out)
+{
+	char *dump = NULL, *log = NULL;
+	size_t dump_len = 0, log_len = 0;
+	struct gpurobust_report *r;
+
+	if (dump_name)
+		assert_non_null(dump = fixture_read(dump_name, &dump_len));
+	if (log_name)
+		assert_non_null(log = fixture_read(log_name, &log_len));
+	r = report_of(dump, dump_len, log, dump_out);
+	free(dump);
+	free(log);
+	return r;
+}
+
+/* A log with two hangs (a gfx timeout, then an sdma1 timeout during its
+ * reset): the first is the headline, the second follows it, and the JSON
+ * carries both. Before, the report described the last one only. */
+static void test_every_hang_first_is_headline(void **state)
+{
+	struct gpurobust_report *r = report_of_fixture(NULL, "corpus/lolminer-346-polaris-two-hangs.log",
+						       NULL);
+	json_object *o, *hangs, *faults;
+	char *json;
+
+	(void)state;
+	assert_int_equal(r->n_hangs, 2);
+	assert_int_equal(r->headline, 0);
+	assert_string_equal(r->ring, "gfx");
+	assert_string_equal(r->hangs[1].ring, "sdma1");
+	assert_non_null(strstr(r->title, "hung on gfx"));
+	/* GCN: gmc_v8's decode line, no hub; the title's fault names the client */
+	assert_int_equal(r->n_faults, 1);
+	assert_string_equal(r->fault_client, "TC2");
+	json = gpurobust_report_to_json(r, NULL);
+	o = json_tokener_parse(json);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "hangs", &hangs));
+	assert_int_equal(json_object_array_length(hangs), 2);
+	assert_false(json_object_get_boolean(json_object_object_get(
+		json_object_array_get_idx(hangs, 0), "following")));
+	assert_true(json_object_get_boolean(json_object_object_get(
+		json_object_array_get_idx(hangs, 1), "following")));
+	assert_string_equal(json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(hangs, 0), "device")), "0000:09:00.0");
+	assert_true(json_object_object_get_ex(o, "faults", &faults));
+	assert_int_equal(json_object_array_length(faults), 1);
+	json_object_put(o);
+	free(json);
+	gpurobust_report_free(r);
+}
+
+/* The decoded status bits where the layout is known (the register's name in
+ * a log, the SOC family in a dump), none where it is not (gfx12). */
+static void test_fault_bits_decoded(void **state)
+{
+	struct gpurobust_report *log = report_of_fixture(NULL, "corpus/freebsd-drm-kmod-413-soft-recovered.log",
+							 NULL);
+	struct gpurobust_report *dump = report_of_fixture("corpus/early-v1-khatri-2024-03-06.devcoredump",
+							  NULL, NULL);
+	struct gpurobust_report *gfx12 = report_of_fixture("gen619-amd-gfx-rx9060xt-2026-03.devcoredump",
+							   NULL, NULL);
+	const struct gpurobust_fault_bits *b = &log->faults[0].bits;
+
+	(void)state;
+	/* 0x004012B1, which the kernel decoded on the lines after it */
+	assert_int_equal(b->layout, GPUROBUST_FAULT_LAYOUT_GFX9);
+	assert_int_equal(b->more_faults, 1);
+	assert_int_equal(b->permission_faults, 0xb);
+	assert_int_equal(b->client_id, 0x9);	/* "SQC (inst) (0x9)" */
+	assert_int_equal(b->vmid, 4);		/* "vmid:4" */
+	assert_false(log->fault_write);
+	/* family 143 (gfx10): 0x301031 is a TCP read in VMID 3 */
+	assert_int_equal(dump->family, 143);
+	assert_int_equal(dump->faults[0].bits.layout, GPUROBUST_FAULT_LAYOUT_GFX9);
+	assert_int_equal(dump->faults[0].bits.client_id, 8);
+	assert_int_equal(dump->faults[0].bits.vmid, 3);
+	/* family 152: no fault recorded (0 and 0), and none invented */
+	assert_int_equal(gfx12->family, 152);
+	assert_int_equal(gfx12->n_faults, 0);
+	assert_false(gfx12->fault);
+	gpurobust_report_free(log);
+	gpurobust_report_free(dump);
+	gpurobust_report_free(gfx12);
+}
+
+/* A dump excerpt without its header: read, said in the title and the
+ * diagnostics, and bucketed with the whole dump. */
+static void test_partial_dump_says_so(void **state)
+{
+	struct gpurobust_coredump *d;
+	struct gpurobust_report *part = report_of_fixture(
+		"corpus/gen612-qwen-nvidia-raven2-from-ring-timeout.devcoredump", NULL, &d);
+	struct gpurobust_report *whole = report_of_fixture(
+		"corpus/gen612-qwen-nvidia-raven2-apu.devcoredump", NULL, NULL);
+	bool said = false;
+
+	(void)state;
+	assert_true(d->partial);
+	assert_true(part->partial);
+	assert_non_null(strstr(part->title, "[partial devcoredump]"));
+	assert_null(strstr(whole->title, "partial"));
+	for (size_t i = 0; i < d->n_diags; i++)
+		said |= strstr(d->diags[i].message, "a partial dump") != NULL;
+	assert_true(said);
+	assert_string_equal(part->ring, "comp_1.3.0");
+	/* the whole dump names the process; the excerpt does not reach it */
+	assert_string_equal(whole->process, "llama-bench");
+	assert_int_equal(whole->family, 142);
+	gpurobust_coredump_free(d);
+	gpurobust_report_free(part);
+	gpurobust_report_free(whole);
+}
+
+/* Nothing amdgpu: no report, so that no store buckets stray files. */
+static void test_nothing_to_report(void **state)
+{
+	struct gpurobust_coredump *d;
+	struct gpurobust_dmesg *l;
+	struct gpurobust_report *r = (void *)1;
+	char *fence = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(gpurobust_coredump_parse("hello world\n", 12, &d), 0);
+	assert_int_equal(gpurobust_dmesg_parse("hello world\n", 12, &l), 0);
+	assert_int_equal(gpurobust_report_build(d, NULL, &r), -ENODATA);
+	assert_null(r);
+	assert_int_equal(gpurobust_report_build(NULL, l, &r), -ENODATA);
+	assert_int_equal(gpurobust_report_build(d, l, &r), -ENODATA);
+	gpurobust_coredump_free(d);
+	gpurobust_dmesg_free(l);
+	/* amdgpu lines, but no hang and no fault in them */
+	assert_non_null(fence = fixture_read("corpus/rocm-amdgpu-229-freebsd-fence-fallback.log", &len));
+	assert_int_equal(gpurobust_dmesg_parse(fence, len, &l), 0);
+	assert_int_equal(gpurobust_report_build(NULL, l, &r), -ENODATA);
+	gpurobust_dmesg_free(l);
+	free(fence);
+	/* random bytes */
+	{
+		unsigned char bytes[4096];
+
+		for (size_t i = 0; i < sizeof(bytes); i++)
+			bytes[i] = (unsigned char)(i * 2654435761u >> 13);
+		assert_int_equal(gpurobust_coredump_parse((char *)bytes, sizeof(bytes), &d), 0);
+		assert_int_equal(gpurobust_report_build(d, NULL, &r), -ENODATA);
+		gpurobust_coredump_free(d);
+	}
+}
+
+/* A dump and the log around it: the dump's hang merges into the log's hang
+ * on its ring, which becomes the headline. */
+static void test_dump_merges_into_its_log_hang(void **state)
+{
+	static const char log[] =
+		"[  10.0] amdgpu 0000:03:00.0: amdgpu: ring sdma0 timeout, signaled seq=1, emitted seq=2\n"
+		"[  10.1] amdgpu 0000:03:00.0: amdgpu: GPU reset begin!\n"
+		"[  10.2] amdgpu 0000:03:00.0: amdgpu: GPU reset(1) succeeded!\n"
+		"[  20.0] amdgpu 0000:03:00.0: amdgpu: ring gfx_0.0.0 timeout, signaled seq=5, emitted seq=9\n"
+		"[  20.0] amdgpu 0000:03:00.0: amdgpu:  Process soft_recovery_p pid 1720 thread x pid 1721\n"
+		"[  20.1] amdgpu 0000:03:00.0: amdgpu: GPU reset begin!\n";
+	char *dump;
+	size_t len = 0;
+	struct gpurobust_report *r;
+
+	(void)state;
+	assert_non_null(dump = fixture_read("early-khatri-2024-03.devcoredump", &len));
+	r = report_of(dump, len, log, NULL);
+	assert_int_equal(r->n_hangs, 2);
+	assert_int_equal(r->headline, 1);
+	assert_string_equal(r->ring, "gfx_0.0.0");
+	assert_true(r->hangs[1].sources & GPUROBUST_REPORT_FROM_DUMP);
+	assert_true(r->hangs[1].vram_lost);	/* from the dump */
+	assert_string_equal(r->hangs[1].device, "0000:03:00.0");	/* from the log */
+	assert_int_equal(r->type, GPUROBUST_RECOVERY_FULL);
+	free(dump);
+	gpurobust_report_free(r);
+}
+
 static void test_text_report_and_bad_arguments(void **state)
 {
 	size_t len;
@@ -236,6 +418,11 @@ int main(void)
 		cmocka_unit_test(test_dump_and_log_fold),
 		cmocka_unit_test(test_signature_buckets),
 		cmocka_unit_test(test_json_parses_back),
+		cmocka_unit_test(test_every_hang_first_is_headline),
+		cmocka_unit_test(test_fault_bits_decoded),
+		cmocka_unit_test(test_partial_dump_says_so),
+		cmocka_unit_test(test_nothing_to_report),
+		cmocka_unit_test(test_dump_merges_into_its_log_hang),
 		cmocka_unit_test(test_text_report_and_bad_arguments),
 	};
 

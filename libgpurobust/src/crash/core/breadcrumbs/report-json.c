@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpurobust/text.h>
+
 #include "common/export.h"
 #include "driver/core/breadcrumbs/internal.h"
 #include "crash/core/breadcrumbs/json-util.h"
@@ -26,13 +28,29 @@
 #define REPORT_FORMAT "gpurobust-breadcrumbs-report"
 #define BC_JSON_MAX_DEPTH 200u
 
+/* The application's own strings (scope names, labels): escaped as in the
+ * text report, so the JSON is valid UTF-8 and inert in a terminal. */
+static json_object *escaped_string(const char *s)
+{
+	size_t need = gpurobust_text_escape(NULL, 0, s);
+	char *e = malloc(need + 1);
+	json_object *o;
+
+	if (!e)
+		return NULL;
+	gpurobust_text_escape(e, need + 1, s);
+	o = json_object_new_string(e);
+	free(e);
+	return o;
+}
+
 static json_object *node_object(const struct gpurobust_bc_node *n)
 {
 	json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "name", json_object_new_string(n->name));
+	json_object_object_add(o, "name", escaped_string(n->name));
 	json_object_object_add(o, "execution_status",
 			       json_object_new_string(gpurobust_bc_state_name(n->state)));
 	return o;
@@ -70,7 +88,7 @@ static json_object *stream_object(const struct gpurobust_bc_stream_report *s)
 		goto fail;
 	json_object_object_add(o, "tag", json_object_new_int64(s->tag));
 	json_object_object_add(o, "queue", json_object_new_string(gpurobust_bc_queue_name(s->queue)));
-	json_object_object_add(o, "label", json_object_new_string(s->label ? s->label : ""));
+	json_object_object_add(o, "label", escaped_string(s->label ? s->label : ""));
 	json_object_object_add(o, "valid", json_object_new_boolean(s->valid));
 	json_object_object_add(o, "invalid_reason",
 			       s->invalid_reason ? json_object_new_string(s->invalid_reason) : NULL);

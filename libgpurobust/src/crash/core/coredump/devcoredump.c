@@ -57,6 +57,8 @@ static const struct {
 	{ "IP Dump", SEC_IP_DUMP, GPUROBUST_CD_IP_DUMP },
 	{ "Ring buffer information", SEC_RINGS, GPUROBUST_CD_RINGS },
 	{ "AMDGPU register dumps:", SEC_REGISTERS, GPUROBUST_CD_REGISTERS },
+	/* the 6.7 prototype printed the kernel log's fault lines under it */
+	{ "Page fault information", SEC_PAGE_FAULT, GPUROBUST_CD_PAGE_FAULT },
 };
 
 struct parser {
@@ -414,11 +416,19 @@ static bool handle_title(struct parser *ps, struct span line)
 			return true;
 		}
 	}
-	/* "[gfxhub] Page fault observed" */
+	/* "[gfxhub] Page fault observed", in its first posting "... observed
+	 * for GPU family:143" (6.7) */
 	s = line;
 	if (s.n && s.p[0] == '[' && span_find(s, "] Page fault observed") &&
 	    take_lit(&s, "[") && take_word(&s, ']', hub, sizeof(hub)) &&
-	    take_lit(&s, "] Page fault observed") && !s.n) {
+	    take_lit(&s, "] Page fault observed")) {
+		int64_t family;
+
+		if (take_lit(&s, " for GPU family:") && take_dec(&s, &family) && family >= 0 &&
+		    family <= UINT32_MAX)
+			d->family = (uint32_t)family;
+		if (s.n)
+			return false;
 		close_block(ps, false);
 		close_raw(ps);
 		d->features |= GPUROBUST_CD_PAGE_FAULT;
@@ -527,6 +537,8 @@ static void header_line(struct parser *ps, struct span line)
 		}
 		if (pid.p && take_dec(&pid, &v) && v >= 0 && v <= INT32_MAX)
 			d->pid = (int32_t)v;
+		else
+			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "process_name: no readable PID");
 		copy_str(d->process, sizeof(d->process), name);
 	} else if (take_lit(&s, "SOC ")) {
 		/* an abridged dump that lost the "SOC Information" title */
@@ -552,24 +564,48 @@ static void ring_timeout_line(struct parser *ps, struct span line)
 	}
 }
 
+/* "key: value", "key:value" (6.7) and "key value" (6.7) alike. */
+static bool take_key(struct span *s, const char *key)
+{
+	if (!take_lit(s, key))
+		return false;
+	take_lit(s, ":");
+	skip_blanks(s);
+	return true;
+}
+
 static void page_fault_line(struct parser *ps, struct span line)
 {
 	struct gpurobust_coredump *d = ps->d;
 	struct span s = line;
 	uint64_t v;
+	char hub[16];
 
 	if (!line.n)
 		return;
-	if (take_lit(&s, "Faulty page starting at address: ")) {
-		if (take_hex(&s, &v))
+	if (take_key(&s, "Faulty page starting at address")) {
+		if (take_hex(&s, &v) && !(ps->r.unterminated && ps->r.pos == ps->r.end))
 			d->fault_addr = v;
 		else
 			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "bad fault address");
-	} else if (take_lit(&s, "Protection fault status register: ")) {
+	} else if (take_key(&s, "Protection fault status register")) {
 		if (take_hex(&s, &v) && v <= UINT32_MAX)
 			d->fault_status = (uint32_t)v;
 		else
 			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "bad fault status");
+	} else if (take_lit(&s, "[") && take_word(&s, ']', hub, sizeof(hub)) &&
+		   take_lit(&s, "] page fault (")) {
+		/* the 6.7 prototype: "[gfxhub] page fault (src_id:0 ring:24 ...)" */
+		d->fault_seen = true;
+		d->fault_mmhub = !strncmp(hub, "mmhub", 5);
+	} else if (span_after(line, "in page starting at address ", &s) && take_hex(&s, &v)) {
+		/* "... from client 0x1b (UTCL2)" */
+		d->fault_addr = v;
+		d->fault_seen = true;
+		if (span_after(s, " (", &s))
+			take_word(&s, ')', d->fault_client, sizeof(d->fault_client));
+	} else {
+		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "unexpected line in the page fault block");
 	}
 }
 
@@ -916,7 +952,7 @@ static enum gpurobust_cd_generation generation(const struct gpurobust_coredump *
 	enum gpurobust_cd_generation by_kernel = generation_of_kernel(d->kernel);
 	enum gpurobust_cd_generation by_sections;
 
-	if (!(f & GPUROBUST_CD_HEADER))
+	if (!f)
 		return GPUROBUST_CD_GEN_UNKNOWN;
 	if (f & (GPUROBUST_CD_SERIES_RESET | GPUROBUST_CD_SERIES_HANG_RING |
 		 GPUROBUST_CD_SERIES_CAPTURE))
@@ -935,6 +971,7 @@ GPUROBUST_EXPORT
 int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_coredump **out)
 {
 	struct parser ps = { 0 };
+	size_t skipped = 0;
 	struct span line;
 
 	if (!out || (!text && len))
@@ -948,10 +985,17 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 	line_reader_init(&ps.r, ps.base, len);
 
 	while (!ps.oom && line_next(&ps.r, &line)) {
-		if (ps.sec == SEC_NONE && !(ps.d->features & GPUROBUST_CD_HEADER) &&
-		    !span_eq(line, "**** AMDGPU Device Coredump ****"))
+		/* a dump quoted in a mail ("> ", ">> ") reads as the dump */
+		while (line.n && line.p[0] == '>') {
+			line = span_skip(line, 1);
+			if (line.n && line.p[0] == ' ')
+				line = span_skip(line, 1);
+		}
+		if (handle_title(&ps, line))
 			continue;
-		if (!handle_title(&ps, line))
+		if (ps.sec == SEC_NONE)
+			skipped += line.n != 0;
+		else
 			content_line(&ps, line);
 	}
 	if (ps.oom) {
@@ -972,8 +1016,17 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 		diag(&ps, GPUROBUST_CD_ERROR, ps.r.lineno,
 		     "input ends inside a line: the dump is truncated");
 	}
-	if (!(ps.d->features & GPUROBUST_CD_HEADER))
+	if (skipped)
+		diag(&ps, GPUROBUST_CD_NOTE, 0, "%zu line%s before the first devcoredump section "
+		     "skipped", skipped, skipped == 1 ? "" : "s");
+	if (!(ps.d->features & GPUROBUST_CD_HEADER) && ps.d->features) {
+		/* people paste the part of a dump that matters */
+		ps.d->partial = true;
+		diag(&ps, GPUROBUST_CD_WARNING, 0, "no \"**** AMDGPU Device Coredump ****\" "
+		     "header: a partial dump, read as far as its lines go");
+	} else if (!(ps.d->features & GPUROBUST_CD_HEADER)) {
 		diag(&ps, GPUROBUST_CD_ERROR, 0, "no \"**** AMDGPU Device Coredump ****\" header");
+	}
 	ps.d->generation = generation(ps.d);
 	if (ps.oom) {
 		gpurobust_coredump_free(ps.d);

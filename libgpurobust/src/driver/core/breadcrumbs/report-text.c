@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpurobust/text.h>
+
 #include "common/export.h"
 #include "driver/core/breadcrumbs/internal.h"
 
@@ -68,6 +70,7 @@ static int print_tree(const struct gpurobust_bc_stream_report *s, FILE *out, uns
 {
 	/* more[d]: the ancestor at depth d has a later sibling, so draw a bar. */
 	bool *more = calloc(s->node_count + 1, sizeof(*more));
+	char name[4 * 256 + 1];
 
 	if (!more)
 		return -ENOMEM;
@@ -84,11 +87,13 @@ static int print_tree(const struct gpurobust_bc_stream_report *s, FILE *out, uns
 			fputs(last ? "\u2514\u2500" : "\u251c\u2500", out);
 		}
 		/* Scope names are the application's strings: quote them, as RGD
-		 * quotes user markers. Overflow nodes are ours: bare. */
+		 * quotes user markers, and escape what a terminal would act on
+		 * (the commands run as root). Overflow nodes are ours: bare. */
+		gpurobust_text_escape(name, sizeof(name), n->name);
 		if (n->state == GPUROBUST_BC_OVERFLOW)
-			fprintf(out, "%s %s\n", state_box(n->state), n->name);
+			fprintf(out, "%s %s\n", state_box(n->state), name);
 		else
-			fprintf(out, "%s \"%s\"\n", state_box(n->state), n->name);
+			fprintf(out, "%s \"%s\"\n", state_box(n->state), name);
 	}
 	free(more);
 	return 0;
@@ -116,6 +121,18 @@ static void path_of(const struct gpurobust_bc_stream_report *s, uint32_t leaf, c
 	memmove(buf, buf + pos, size - pos);
 }
 
+/* An application's path, made inert for the terminal. */
+static void print_path(FILE *out, const char *path, unsigned int repeats)
+{
+	char text[4 * 1024 + 1];
+
+	gpurobust_text_escape(text, sizeof(text), path);
+	if (repeats > 1)
+		fprintf(out, "%s [%u repeating occurrences]\n", text, repeats);
+	else
+		fprintf(out, "%s\n", text);
+}
+
 static void print_in_progress(const struct gpurobust_bc_stream_report *s, FILE *out)
 {
 	char path[1024], previous[1024] = "";
@@ -137,23 +154,19 @@ static void print_in_progress(const struct gpurobust_bc_stream_report *s, FILE *
 			repeats++;
 			continue;
 		}
-		if (repeats > 1)
-			fprintf(out, "%s [%u repeating occurrences]\n", previous, repeats);
-		else if (repeats)
-			fprintf(out, "%s\n", previous);
+		if (repeats)
+			print_path(out, previous, repeats);
 		memcpy(previous, path, sizeof(path));
 		repeats = 1;
 	}
-	if (repeats > 1)
-		fprintf(out, "%s [%u repeating occurrences]\n", previous, repeats);
-	else if (repeats)
-		fprintf(out, "%s\n", previous);
+	if (repeats)
+		print_path(out, previous, repeats);
 }
 
 GPUROBUST_EXPORT int gpurobust_bc_report_print(const struct gpurobust_bc_report *report,
 					       FILE *out, unsigned int flags)
 {
-	char title[320];
+	char title[320], label[4 * 200 + 1];
 
 	if (!report || !out)
 		return -EINVAL;
@@ -163,9 +176,10 @@ GPUROBUST_EXPORT int gpurobust_bc_report_print(const struct gpurobust_bc_report 
 		const struct gpurobust_bc_stream_report *s = &report->streams[i];
 		int ret;
 
+		gpurobust_text_escape(label, sizeof(label), s->label);
 		snprintf(title, sizeof(title), "Stream ID: 0x%x (Queue type: %s)%s%.200s%s%s",
 			 s->tag, gpurobust_bc_queue_name(s->queue), *s->label ? " \"" : "",
-			 s->label, *s->label ? "\"" : "",
+			 label, *s->label ? "\"" : "",
 			 (int32_t)i == report->guilty_stream ? " <-- guilty" : "");
 		print_header(out, title);
 		fprintf(out, "Markers: in %u, out %u%s\n", s->marker_in, s->marker_out,
