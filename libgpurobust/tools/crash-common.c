@@ -20,7 +20,7 @@ int crash_read_file(const char *path, char **text, size_t *len)
 	if (fd < 0)
 		return -errno;
 	/* a devcoredump is capped at 1 GiB in the library too */
-	r = read_all_fd(fd, 1u << 30, text, len);
+	r = grb_read_all_fd(fd, 1u << 30, text, len);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	return r;

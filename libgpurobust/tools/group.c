@@ -161,12 +161,12 @@ struct cluster {
  * complete report titles its cluster better than a truncated one. */
 static uint32_t active_depth(const struct gpurobust_bc_report *r)
 {
-	int g = bc_guilty_stream(r);
+	int g = grb_bc_guilty_stream(r);
 	uint32_t leaf;
 
 	if (g < 0)
 		return 0;
-	leaf = bc_oldest_active_leaf(&r->streams[g]);
+	leaf = grb_bc_oldest_active_leaf(&r->streams[g]);
 	return leaf == GPUROBUST_BC_NONE ? 0 : r->streams[g].nodes[leaf].depth + 1;
 }
 

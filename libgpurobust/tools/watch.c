@@ -90,7 +90,7 @@ static int collect(struct watch *w, const char *devcd)
 		fprintf(stderr, "gpurobust watch: %s: %s\n", devcd, strerror(-r));
 		return r;
 	}
-	r = kmsg_hang_context(w->kmsg, &log, &log_len);
+	r = grb_kmsg_hang_context(w->kmsg, &log, &log_len);
 	if (r)
 		fprintf(stderr, "gpurobust watch: no kernel log context (%s): %s\n", w->kmsg,
 			strerror(-r));

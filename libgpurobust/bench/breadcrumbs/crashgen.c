@@ -125,7 +125,7 @@ static int emit(struct builder *b, uint32_t parent, enum gpurobust_bc_state stat
 	memset(n, 0, sizeof(*n));
 	n->parent = parent;
 	n->state = state;
-	n->name = bc_report_strdup(b->report, name);
+	n->name = grb_bc_report_strdup(b->report, name);
 	return n->name ? 0 : -ENOMEM;
 }
 
@@ -238,7 +238,7 @@ static int gfx_stream(struct builder *b, const struct frame_template *t, const s
 		if (ret)
 			return ret;
 	}
-	return bc_stream_link_tree(b->stream);
+	return grb_bc_stream_link_tree(b->stream);
 }
 
 static int parallel_stream(struct builder *b, uint64_t *rnd, enum gpurobust_bc_queue queue)
@@ -267,14 +267,14 @@ static int parallel_stream(struct builder *b, uint64_t *rnd, enum gpurobust_bc_q
 			return ret;
 	}
 	set_counters(b->stream, state, count);
-	return bc_stream_link_tree(b->stream);
+	return grb_bc_stream_link_tree(b->stream);
 }
 
 static int make_report(const struct frame_template *t, const struct cause *c, uint64_t *rnd,
 		       const struct crashgen_params *p, struct gpurobust_bc_report **out)
 {
 	bool parallel = chance(rnd, p->parallel_pct);
-	struct builder b = { .report = bc_report_alloc(parallel ? 3 : 1) };
+	struct builder b = { .report = grb_bc_report_alloc(parallel ? 3 : 1) };
 	int ret;
 
 	if (!b.report)

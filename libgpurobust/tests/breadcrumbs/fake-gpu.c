@@ -50,7 +50,7 @@ void fake_gpu_run(const struct fake_ib *ib, size_t me_packets, size_t eop_packet
 		/* One write may be several packets: workarounds, then the write. */
 		for (size_t at = ib->packet_start[p]; at < end;) {
 			struct bc_decoded_write w;
-			int n = bc_decode_write(ib->queue, ib->dw + at, end - at, &w);
+			int n = grb_bc_decode_write(ib->queue, ib->dw + at, end - at, &w);
 
 			assert_true(n > 0);
 			at += (size_t)n;

@@ -13,7 +13,7 @@
 struct gpurobust_bc_report *build_report(const struct outline_stream *streams, uint32_t count,
 					 int32_t guilty)
 {
-	struct gpurobust_bc_report *r = bc_report_alloc(count);
+	struct gpurobust_bc_report *r = grb_bc_report_alloc(count);
 
 	assert_non_null(r);
 	r->guilty_stream = guilty;
@@ -34,12 +34,12 @@ struct gpurobust_bc_report *build_report(const struct outline_stream *streams, u
 			const struct outline *l = &streams[s].lines[i];
 
 			assert_true(l->depth < 64);
-			sr->nodes[i].name = bc_report_strdup(r, l->name);
+			sr->nodes[i].name = grb_bc_report_strdup(r, l->name);
 			sr->nodes[i].state = l->state;
 			sr->nodes[i].parent = l->depth ? open[l->depth - 1] : GPUROBUST_BC_NONE;
 			open[l->depth] = i;
 		}
-		assert_int_equal(bc_stream_link_tree(sr), 0);
+		assert_int_equal(grb_bc_stream_link_tree(sr), 0);
 	}
 	return r;
 }

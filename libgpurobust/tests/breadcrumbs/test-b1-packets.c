@@ -190,7 +190,7 @@ static void B1_decoder_agrees(void **state)
 				assert_true(n > 0);
 				assert_int_equal(n, gpurobust_bc_write_dwords(&t, q, m));
 				if (out && q == GPUROBUST_BC_QUEUE_GFX && levels[l] == GPUROBUST_BC_GFX9) {
-					k = bc_decode_write(q, dw, (size_t)n, &w);
+					k = grb_bc_decode_write(q, dw, (size_t)n, &w);
 					assert_int_equal(k, 4);
 					assert_int_equal(w.opcode, 0x46);
 					assert_int_equal(w.event_type, 0x15);
@@ -199,12 +199,12 @@ static void B1_decoder_agrees(void **state)
 					at = k;
 				}
 				if (out && q == GPUROBUST_BC_QUEUE_GFX && levels[l] == GPUROBUST_BC_GFX8) {
-					k = bc_decode_write(q, dw, (size_t)n, &w);
+					k = grb_bc_decode_write(q, dw, (size_t)n, &w);
 					assert_int_equal(k, 6);
 					assert_int_equal(w.value, 0x1234u + m - 1);
 					at = k;
 				}
-				assert_int_equal(bc_decode_write(q, dw + at, (size_t)(n - at), &w), n - at);
+				assert_int_equal(grb_bc_decode_write(q, dw + at, (size_t)(n - at), &w), n - at);
 				assert_int_equal(w.va, VA);
 				assert_int_equal(w.value, 0x1234u + m);
 				if (q == GPUROBUST_BC_QUEUE_SDMA) {
@@ -285,18 +285,18 @@ static void B1_decoder_rejects(void **state)
 	struct bc_decoded_write w;
 	int n = gpurobust_bc_pm4_release_mem(GPUROBUST_BC_GFX10, GPUROBUST_BC_QUEUE_GFX, VA, 1, dw);
 
-	assert_int_equal(bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, (size_t)n - 1, &w), -EBADMSG);
+	assert_int_equal(grb_bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, (size_t)n - 1, &w), -EBADMSG);
 	dw[0] = 0xC0001000;	/* a NOP */
-	assert_int_equal(bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, 2, &w), -EBADMSG);
+	assert_int_equal(grb_bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, 2, &w), -EBADMSG);
 	dw[0] = 0x00000001;	/* type 0 */
-	assert_int_equal(bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, 8, &w), -EBADMSG);
+	assert_int_equal(grb_bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, 8, &w), -EBADMSG);
 	n = gpurobust_bc_pm4_zpass_done(SCRATCH, dw);
 	dw[1] = 0x00000116;	/* another event: not the workaround */
-	assert_int_equal(bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, (size_t)n, &w), -EBADMSG);
+	assert_int_equal(grb_bc_decode_write(GPUROBUST_BC_QUEUE_GFX, dw, (size_t)n, &w), -EBADMSG);
 	n = gpurobust_bc_sdma_write(GPUROBUST_BC_GFX12, VA, 1, dw);
 	dw[3] = 3;		/* four dwords: not a breadcrumb */
-	assert_int_equal(bc_decode_write(GPUROBUST_BC_QUEUE_SDMA, dw, (size_t)n, &w), -EBADMSG);
-	assert_int_equal(bc_decode_write(GPUROBUST_BC_QUEUE_SDMA, dw, 0, &w), -EBADMSG);
+	assert_int_equal(grb_bc_decode_write(GPUROBUST_BC_QUEUE_SDMA, dw, (size_t)n, &w), -EBADMSG);
+	assert_int_equal(grb_bc_decode_write(GPUROBUST_BC_QUEUE_SDMA, dw, 0, &w), -EBADMSG);
 }
 
 int main(void)

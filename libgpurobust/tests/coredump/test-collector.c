@@ -174,16 +174,16 @@ static void test_watch_classifies_uevents(void **state)
 
 	(void)state;
 	remove.action = "remove";
-	assert_true(watch_classify(&add, &ev));
+	assert_true(grb_watch_classify(&add, &ev));
 	assert_int_equal(ev.kind, GPUROBUST_WATCH_DEVCOREDUMP);
 	assert_string_equal(ev.syspath, add.syspath);
-	assert_true(watch_classify(&wedged, &ev));
+	assert_true(grb_watch_classify(&wedged, &ev));
 	assert_int_equal(ev.kind, GPUROBUST_WATCH_RESET);
 	assert_string_equal(ev.wedged, "none");
 	assert_int_equal(ev.pid, 12755);
 	assert_string_equal(ev.task, "glretrace");
-	assert_false(watch_classify(&hotplug, &ev));
-	assert_false(watch_classify(&remove, &ev));
+	assert_false(grb_watch_classify(&hotplug, &ev));
+	assert_false(grb_watch_classify(&remove, &ev));
 }
 
 /* /dev/kmsg records become dmesg lines; unrelated ones are dropped. */
@@ -203,13 +203,13 @@ static void test_kmsg_context(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, records, sizeof(records) - 1), (ssize_t)sizeof(records) - 1);
 	close(fd);
-	assert_int_equal(kmsg_hang_context(path, &text, &len), 0);
+	assert_int_equal(grb_kmsg_hang_context(path, &text, &len), 0);
 	assert_string_equal(text,
 		"[   87.853679] amdgpu 0000:45:00.0: amdgpu: ring gfx_0.0.0 timeout, signaled seq=9261, emitted seq=9264\n"
 		"[   90.096238] amdgpu 0000:45:00.0: amdgpu: GPU reset begin!\n");
 	free(text);
 	unlink(path);
-	assert_int_equal(kmsg_hang_context("/nonexistent", &text, &len), -ENOENT);
+	assert_int_equal(grb_kmsg_hang_context("/nonexistent", &text, &len), -ENOENT);
 }
 
 int main(void)

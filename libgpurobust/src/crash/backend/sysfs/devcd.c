@@ -124,7 +124,7 @@ int gpurobust_devcd_read(const char *devcd, char **data, size_t *len)
 	if (fd < 0)
 		return -errno;
 	/* sysfs reports no useful size: read until EOF */
-	r = read_all_fd(fd, DEVCD_MAX_SIZE, data, len);
+	r = grb_read_all_fd(fd, DEVCD_MAX_SIZE, data, len);
 	close(fd);
 	return r;
 }

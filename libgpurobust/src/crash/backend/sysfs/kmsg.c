@@ -59,7 +59,7 @@ static char *format_record(const char *rec, size_t n, size_t *out_len)
 	return line;
 }
 
-int kmsg_hang_context(const char *path, char **text, size_t *len)
+int grb_kmsg_hang_context(const char *path, char **text, size_t *len)
 {
 	struct kept_line ring[KMSG_CONTEXT_LINES] = { 0 };
 	size_t head = 0, kept = 0, total = 0, raw_len, pos = 0;
@@ -70,7 +70,7 @@ int kmsg_hang_context(const char *path, char **text, size_t *len)
 	if (fd < 0)
 		return -errno;
 	/* the whole ring buffer: 16 MiB covers the largest log_buf_len */
-	r = read_all_fd(fd, 16u << 20, &raw, &raw_len);
+	r = grb_read_all_fd(fd, 16u << 20, &raw, &raw_len);
 	close(fd);
 	if (r)
 		return r;

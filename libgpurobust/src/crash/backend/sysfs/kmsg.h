@@ -10,7 +10,7 @@
 #define KMSG_CONTEXT_LINES	400
 
 /**
- * kmsg_hang_context() - the amdgpu and drm lines of the kernel log
+ * grb_kmsg_hang_context() - the amdgpu and drm lines of the kernel log
  * @path: "/dev/kmsg", or a file of /dev/kmsg records (tests)
  * @text: "[seconds.micros] message" lines, NUL-terminated, to free()
  * @len: their length
@@ -21,6 +21,6 @@
  *
  * Return: 0, -errno of open() (EPERM without CAP_SYSLOG), -ENOMEM.
  */
-int kmsg_hang_context(const char *path, char **text, size_t *len);
+int grb_kmsg_hang_context(const char *path, char **text, size_t *len);
 
 #endif

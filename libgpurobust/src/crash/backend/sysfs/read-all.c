@@ -6,7 +6,7 @@
 
 #include "crash/backend/sysfs/read-all.h"
 
-int read_all_fd(int fd, size_t limit, char **data, size_t *len)
+int grb_read_all_fd(int fd, size_t limit, char **data, size_t *len)
 {
 	size_t used = 0, cap = 1 << 16;
 	char *buf = malloc(cap);

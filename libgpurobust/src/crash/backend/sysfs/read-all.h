@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /**
- * read_all_fd() - read a descriptor to its end into one buffer
+ * grb_read_all_fd() - read a descriptor to its end into one buffer
  * @fd: a file, pipe, sysfs attribute or non-blocking /dev/kmsg
  * @limit: fail with -EFBIG beyond this many bytes
  * @data: NUL-terminated contents to free()
@@ -17,6 +17,6 @@
  *
  * Return: 0, -errno of read(), -EFBIG, -ENOMEM.
  */
-int read_all_fd(int fd, size_t limit, char **data, size_t *len);
+int grb_read_all_fd(int fd, size_t limit, char **data, size_t *len);
 
 #endif

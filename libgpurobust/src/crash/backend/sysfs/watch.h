@@ -15,6 +15,6 @@ struct uevent_fields {
 
 /* Whether a uevent is one the collector wants, and which. Pure, so that
  * tests need no netlink socket. */
-bool watch_classify(const struct uevent_fields *u, struct gpurobust_watch_event *ev);
+bool grb_watch_classify(const struct uevent_fields *u, struct gpurobust_watch_event *ev);
 
 #endif

@@ -22,7 +22,7 @@ struct gpurobust_watcher {
 	struct udev_monitor *mon;
 };
 
-bool watch_classify(const struct uevent_fields *u, struct gpurobust_watch_event *ev)
+bool grb_watch_classify(const struct uevent_fields *u, struct gpurobust_watch_event *ev)
 {
 	if (!u->action || !u->subsystem || !u->syspath)
 		return false;
@@ -108,7 +108,7 @@ int gpurobust_watcher_next(struct gpurobust_watcher *w, struct gpurobust_watch_e
 			.pid = udev_device_get_property_value(dev, "PID"),
 			.task = udev_device_get_property_value(dev, "TASK"),
 		};
-		bool wanted = watch_classify(&u, ev);
+		bool wanted = grb_watch_classify(&u, ev);
 
 		udev_device_unref(dev);
 		if (wanted)

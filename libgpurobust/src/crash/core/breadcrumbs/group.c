@@ -94,7 +94,7 @@ static uint64_t name_hash(const char *name, uint64_t seed)
 {
 	char buf[512];
 
-	bc_normalize_name(name, buf, sizeof(buf));
+	grb_bc_normalize_name(name, buf, sizeof(buf));
 	return XXH64(buf, strlen(buf), seed);
 }
 
@@ -148,7 +148,7 @@ static int collect_places(const struct gpurobust_bc_stream_report *s, struct ite
 	it->places = malloc(sizeof(*it->places) * (n + 1));
 	if (!place_of || !on_path || !ranks.keys || !ranks.counts || !it->places)
 		goto out;
-	for (uint32_t at = bc_oldest_active_leaf(s); at != GPUROBUST_BC_NONE; at = s->nodes[at].parent)
+	for (uint32_t at = grb_bc_oldest_active_leaf(s); at != GPUROBUST_BC_NONE; at = s->nodes[at].parent)
 		on_path[at] = true;
 	/* Parents precede their children, so a parent's place is known. */
 	for (uint32_t i = 0; i < n; i++) {
@@ -193,7 +193,7 @@ static int collect_evidence(const struct gpurobust_bc_report *report, int guilty
 		keep = calloc(s->node_count + 1, sizeof(*keep));
 		if (!keep)
 			return -ENOMEM;
-		bc_unreal_keep(s, 0, keep);
+		grb_bc_unreal_keep(s, 0, keep);
 		for (uint32_t k = 0; k < s->node_count; k++) {
 			const struct gpurobust_bc_node *node = &s->nodes[k];
 			size_t len;
@@ -201,11 +201,11 @@ static int collect_evidence(const struct gpurobust_bc_report *report, int guilty
 			if (!keep[k])
 				continue;
 			if (node->state == GPUROBUST_BC_IN_PROGRESS && node->first_child != GPUROBUST_BC_NONE)
-				bc_unreal_keep(s, node->first_child, keep);
+				grb_bc_unreal_keep(s, node->first_child, keep);
 			len = (size_t)snprintf(buf, sizeof(buf), "%u|%u|%u|", s->queue, node->depth,
 					       node->state);
 			if (len < sizeof(buf))
-				bc_normalize_name(node->name, buf + len, sizeof(buf) - len);
+				grb_bc_normalize_name(node->name, buf + len, sizeof(buf) - len);
 			it->evidence[n++].hash = XXH64(buf, strlen(buf), 0);
 		}
 		free(keep);
@@ -406,7 +406,7 @@ static int group_by_path(const struct gpurobust_bc_report *const *reports, size_
 		return -ENOMEM;
 	*cluster_count = 0;
 	for (size_t i = 0; i < n && !ret; i++) {
-		int guilty = bc_guilty_stream(reports[i]);
+		int guilty = grb_bc_guilty_stream(reports[i]);
 		const char *leaf;
 
 		cluster_of[i] = GPUROBUST_BC_NONE;
@@ -415,7 +415,7 @@ static int group_by_path(const struct gpurobust_bc_report *const *reports, size_
 			items[i].counted = true;
 			items[i].finished = reports[i]->streams[guilty].marker_out;
 		}
-		ret = bc_path_key(reports[i], &items[i].key, &leaf);
+		ret = grb_bc_path_key(reports[i], &items[i].key, &leaf);
 		if (!ret && guilty >= 0)
 			ret = collect_places(&reports[i]->streams[guilty], &items[i]);
 		if (!ret)

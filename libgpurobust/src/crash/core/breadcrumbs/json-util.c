@@ -6,7 +6,7 @@
 
 #include "crash/core/breadcrumbs/json-util.h"
 
-int bc_json_parse(const char *json, size_t len, int max_depth, json_object **root)
+int grb_bc_json_parse(const char *json, size_t len, int max_depth, json_object **root)
 {
 	struct json_tokener *tok;
 
@@ -21,7 +21,7 @@ int bc_json_parse(const char *json, size_t len, int max_depth, json_object **roo
 	return *root ? 0 : -EINVAL;
 }
 
-int bc_json_get_int(json_object *o, const char *key, int64_t min, int64_t max, int64_t *v)
+int grb_bc_json_get_int(json_object *o, const char *key, int64_t min, int64_t max, int64_t *v)
 {
 	json_object *m;
 
@@ -31,7 +31,7 @@ int bc_json_get_int(json_object *o, const char *key, int64_t min, int64_t max, i
 	return *v < min || *v > max ? -EINVAL : 0;
 }
 
-int bc_json_get_queue(json_object *o, enum gpurobust_bc_queue *queue)
+int grb_bc_json_get_queue(json_object *o, enum gpurobust_bc_queue *queue)
 {
 	json_object *m;
 

@@ -100,22 +100,22 @@ static int parse_stream(json_object *o, uint32_t name_count, struct bc_meta_stre
 	if (!json_object_is_type(o, json_type_object) ||
 	    !json_object_object_get_ex(o, "scopes", &scopes) ||
 	    !json_object_is_type(scopes, json_type_array) ||
-	    bc_json_get_queue(o, &ms->queue))
+	    grb_bc_json_get_queue(o, &ms->queue))
 		return -EINVAL;
-	if (bc_json_get_int(o, "record", 0, UINT32_MAX - 1, &v))
+	if (grb_bc_json_get_int(o, "record", 0, UINT32_MAX - 1, &v))
 		return -EINVAL;
 	ms->record = (uint32_t)v;
-	if (bc_json_get_int(o, "tag", 0, UINT32_MAX, &v))
+	if (grb_bc_json_get_int(o, "tag", 0, UINT32_MAX, &v))
 		return -EINVAL;
 	ms->tag = (uint32_t)v;
-	if (bc_json_get_int(o, "dropped", 0, UINT32_MAX, &v))
+	if (grb_bc_json_get_int(o, "dropped", 0, UINT32_MAX, &v))
 		return -EINVAL;
 	ms->dropped = (uint32_t)v;
 	n = json_object_array_length(scopes);
 	if (n % 3 || n / 3 >= UINT32_MAX)
 		return -EINVAL;
 	ms->scope_count = (uint32_t)(n / 3);
-	if (bc_json_get_int(o, "overflow_parent", -1, (int64_t)ms->scope_count - 1, &v))
+	if (grb_bc_json_get_int(o, "overflow_parent", -1, (int64_t)ms->scope_count - 1, &v))
 		return -EINVAL;
 	ms->overflow_parent = v < 0 ? GPUROBUST_BC_NONE : (uint32_t)v;
 	ms->label = strdup(json_object_object_get_ex(o, "label", &label) &&
@@ -157,16 +157,16 @@ static int parse_meta(json_object *root, struct gpurobust_bc_meta *meta)
 	    !json_object_object_get_ex(root, "format", &format) ||
 	    !json_object_is_type(format, json_type_string) ||
 	    strcmp(json_object_get_string(format), META_FORMAT) ||
-	    bc_json_get_int(root, "version", 1, 1, &v) ||
+	    grb_bc_json_get_int(root, "version", 1, 1, &v) ||
 	    !json_object_object_get_ex(root, "names", &names) ||
 	    !json_object_is_type(names, json_type_array) ||
 	    !json_object_object_get_ex(root, "streams", &streams) ||
 	    !json_object_is_type(streams, json_type_array))
 		return -EINVAL;
-	if (bc_json_get_int(root, "pool_id", 0, UINT32_MAX, &v))
+	if (grb_bc_json_get_int(root, "pool_id", 0, UINT32_MAX, &v))
 		return -EINVAL;
 	meta->pool_id = (uint32_t)v;
-	if (bc_json_get_int(root, "record_count", 0, UINT32_MAX, &v))
+	if (grb_bc_json_get_int(root, "record_count", 0, UINT32_MAX, &v))
 		return -EINVAL;
 	meta->record_count = (uint32_t)v;
 	meta->names = calloc(json_object_array_length(names) + 1, sizeof(char *));
@@ -204,7 +204,7 @@ GPUROBUST_EXPORT int gpurobust_bc_meta_from_json(const char *json, size_t len,
 		return -EINVAL;
 	*meta_out = NULL;
 	/* Metadata nests four levels: root, streams, stream, scopes. */
-	ret = bc_json_parse(json, len, 8, &root);
+	ret = grb_bc_json_parse(json, len, 8, &root);
 	if (ret)
 		return ret;
 	meta = calloc(1, sizeof(*meta));

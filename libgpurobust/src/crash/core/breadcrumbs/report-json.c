@@ -206,7 +206,7 @@ static int parse_nodes(struct gpurobust_bc_report *report, json_object *array, u
 		n = &list->nodes[index];
 		memset(n, 0, sizeof(*n));
 		n->parent = parent;
-		n->name = bc_report_strdup(report, json_object_get_string(name));
+		n->name = grb_bc_report_strdup(report, json_object_get_string(name));
 		if (!n->name)
 			return -ENOMEM;
 		if (parse_state(json_object_get_string(status), &n->state))
@@ -224,7 +224,7 @@ static int get_uint(json_object *o, const char *key, uint32_t *v)
 {
 	int64_t x;
 
-	if (bc_json_get_int(o, key, 0, UINT32_MAX, &x))
+	if (grb_bc_json_get_int(o, key, 0, UINT32_MAX, &x))
 		return -EINVAL;
 	*v = (uint32_t)x;
 	return 0;
@@ -242,9 +242,9 @@ static int parse_stream(struct gpurobust_bc_report *report, json_object *o,
 	    get_uint(o, "dropped", &s->dropped) ||
 	    !json_object_object_get_ex(o, "execution_marker_tree", &tree))
 		return -EINVAL;
-	if (bc_json_get_queue(o, &s->queue))
+	if (grb_bc_json_get_queue(o, &s->queue))
 		return -EINVAL;
-	s->label = bc_report_strdup(report, json_object_object_get_ex(o, "label", &m) &&
+	s->label = grb_bc_report_strdup(report, json_object_object_get_ex(o, "label", &m) &&
 				    json_object_is_type(m, json_type_string) ?
 				    json_object_get_string(m) : "");
 	if (!s->label)
@@ -252,7 +252,7 @@ static int parse_stream(struct gpurobust_bc_report *report, json_object *o,
 	s->valid = !json_object_object_get_ex(o, "valid", &m) || json_object_get_boolean(m);
 	if (json_object_object_get_ex(o, "invalid_reason", &m) &&
 	    json_object_is_type(m, json_type_string)) {
-		s->invalid_reason = bc_report_strdup(report, json_object_get_string(m));
+		s->invalid_reason = grb_bc_report_strdup(report, json_object_get_string(m));
 		if (!s->invalid_reason)
 			return -ENOMEM;
 	} else if (!s->valid) {
@@ -261,7 +261,7 @@ static int parse_stream(struct gpurobust_bc_report *report, json_object *o,
 	ret = parse_nodes(report, tree, GPUROBUST_BC_NONE, &list);
 	s->nodes = list.nodes;
 	s->node_count = list.count;
-	return ret ? ret : bc_stream_link_tree(s);
+	return ret ? ret : grb_bc_stream_link_tree(s);
 }
 
 GPUROBUST_EXPORT int gpurobust_bc_report_from_json(const char *json, size_t len,
@@ -276,7 +276,7 @@ GPUROBUST_EXPORT int gpurobust_bc_report_from_json(const char *json, size_t len,
 	*report_out = NULL;
 	/* Two JSON levels per scope level (object, children array) plus the
 	 * envelope. */
-	ret = bc_json_parse(json, len, 2 * BC_JSON_MAX_DEPTH + 8, &root);
+	ret = grb_bc_json_parse(json, len, 2 * BC_JSON_MAX_DEPTH + 8, &root);
 	if (ret)
 		return ret;
 	ret = -EINVAL;
@@ -288,7 +288,7 @@ GPUROBUST_EXPORT int gpurobust_bc_report_from_json(const char *json, size_t len,
 	    !json_object_is_type(streams, json_type_array) ||
 	    json_object_array_length(streams) > UINT32_MAX)
 		goto out;
-	report = bc_report_alloc((uint32_t)json_object_array_length(streams));
+	report = grb_bc_report_alloc((uint32_t)json_object_array_length(streams));
 	if (!report) {
 		ret = -ENOMEM;
 		goto out;

@@ -15,18 +15,18 @@ struct bc_text {
 	bool failed;
 };
 
-int bc_text_append(struct bc_text *text, const char *s, size_t n);
+int grb_bc_text_append(struct bc_text *text, const char *s, size_t n);
 
 /* Our normaliser: decimal runs, hex literals and hash-like words to "x". */
-size_t bc_normalize_name(const char *in, char *out, size_t size);
+size_t grb_bc_normalize_name(const char *in, char *out, size_t size);
 
 /* Marks in keep[] what the baseline filter keeps among the siblings that
  * start at `first`. */
-void bc_unreal_keep(const struct gpurobust_bc_stream_report *stream, uint32_t first, bool *keep);
+void grb_bc_unreal_keep(const struct gpurobust_bc_stream_report *stream, uint32_t first, bool *keep);
 
 /* "queue:/a/b/c", the normalised oldest active path on the guilty stream;
  * *leaf_name is its raw last name, or NULL when nothing is active. */
-int bc_path_key(const struct gpurobust_bc_report *report, struct bc_text *key,
+int grb_bc_path_key(const struct gpurobust_bc_report *report, struct bc_text *key,
 		const char **leaf_name);
 
 #endif

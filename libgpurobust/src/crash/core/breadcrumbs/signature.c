@@ -80,14 +80,14 @@ GPUROBUST_EXPORT size_t gpurobust_bc_normalize_numbers(const char *in, char *out
 	return normalize(in, out, size, false);
 }
 
-size_t bc_normalize_name(const char *in, char *out, size_t size)
+size_t grb_bc_normalize_name(const char *in, char *out, size_t size)
 {
 	return normalize(in, out, size, true);
 }
 
 /* ---- growable text ------------------------------------------------------ */
 
-int bc_text_append(struct bc_text *t, const char *s, size_t n)
+int grb_bc_text_append(struct bc_text *t, const char *s, size_t n)
 {
 	if (t->failed)
 		return -ENOMEM;
@@ -113,7 +113,7 @@ int bc_text_append(struct bc_text *t, const char *s, size_t n)
 
 static void text_puts(struct bc_text *t, const char *s)
 {
-	bc_text_append(t, s, strlen(s));
+	grb_bc_text_append(t, s, strlen(s));
 }
 
 /* ---- the baseline ------------------------------------------------------- */
@@ -140,7 +140,7 @@ static bool active_like(enum gpurobust_bc_state state)
 	return state == GPUROBUST_BC_IN_PROGRESS || state == GPUROBUST_BC_OVERFLOW;
 }
 
-void bc_unreal_keep(const struct gpurobust_bc_stream_report *s, uint32_t first, bool *keep)
+void grb_bc_unreal_keep(const struct gpurobust_bc_stream_report *s, uint32_t first, bool *keep)
 {
 	uint32_t last_finished = GPUROBUST_BC_NONE, last_kept = GPUROBUST_BC_NONE;
 
@@ -178,7 +178,7 @@ static int unreal_stream(struct bc_text *t, const struct gpurobust_bc_stream_rep
 	if (!keep)
 		return -ENOMEM;
 	if (s->node_count)
-		bc_unreal_keep(s, 0, keep);
+		grb_bc_unreal_keep(s, 0, keep);
 	/* Node order is pre-order apart from a trailing overflow node, and
 	 * parents precede children: one forward pass decides every level. */
 	for (uint32_t i = 0; i < s->node_count; i++) {
@@ -187,7 +187,7 @@ static int unreal_stream(struct bc_text *t, const struct gpurobust_bc_stream_rep
 		if (!keep[i])
 			continue;
 		if (n->state == GPUROBUST_BC_IN_PROGRESS && n->first_child != GPUROBUST_BC_NONE)
-			bc_unreal_keep(s, n->first_child, keep);
+			grb_bc_unreal_keep(s, n->first_child, keep);
 	}
 	for (uint32_t i = 0; i < s->node_count; i++) {
 		if (!keep[i])
@@ -261,10 +261,10 @@ GPUROBUST_EXPORT int gpurobust_bc_unreal_signature(const struct gpurobust_bc_rep
 
 /* ---- ours ----------------------------------------------------------------- */
 
-int bc_path_key(const struct gpurobust_bc_report *report, struct bc_text *key,
+int grb_bc_path_key(const struct gpurobust_bc_report *report, struct bc_text *key,
 		const char **leaf_name)
 {
-	int g = bc_guilty_stream(report);
+	int g = grb_bc_guilty_stream(report);
 	const struct gpurobust_bc_stream_report *s;
 	uint32_t leaf, depth;
 	uint32_t *chain;
@@ -278,7 +278,7 @@ int bc_path_key(const struct gpurobust_bc_report *report, struct bc_text *key,
 	s = &report->streams[g];
 	text_puts(key, gpurobust_bc_queue_name(s->queue));
 	text_puts(key, ":");
-	leaf = bc_oldest_active_leaf(s);
+	leaf = grb_bc_oldest_active_leaf(s);
 	if (leaf == GPUROBUST_BC_NONE)
 		return key->failed ? -ENOMEM : 0;
 	depth = s->nodes[leaf].depth + 1;
@@ -288,7 +288,7 @@ int bc_path_key(const struct gpurobust_bc_report *report, struct bc_text *key,
 	for (uint32_t at = leaf, d = depth; at != GPUROBUST_BC_NONE; at = s->nodes[at].parent)
 		chain[--d] = at;
 	for (uint32_t d = 0; d < depth; d++) {
-		bc_normalize_name(s->nodes[chain[d]].name, buf, sizeof(buf));
+		grb_bc_normalize_name(s->nodes[chain[d]].name, buf, sizeof(buf));
 		text_puts(key, "/");
 		text_puts(key, buf);
 	}
@@ -306,7 +306,7 @@ GPUROBUST_EXPORT int gpurobust_bc_path_signature(const struct gpurobust_bc_repor
 
 	if (!report || !sig)
 		return -EINVAL;
-	ret = bc_path_key(report, &key, &leaf);
+	ret = grb_bc_path_key(report, &key, &leaf);
 	if (!ret) {
 		sig->hash = XXH64(key.data, key.len, 0);
 		copy_title(sig->title, leaf ? leaf : "no active scope");

@@ -177,14 +177,14 @@ static void block_line(struct parser *ps, struct span line)
 	ps->block.lines++;
 }
 
-/* The rest of a block whose count is known, in one step (see line_skip()). */
+/* The rest of a block whose count is known, in one step (see grb_line_skip()). */
 static void block_bulk(struct parser *ps)
 {
 	struct span bytes;
 
 	if (ps->block.lines >= ps->block.want)
 		return;
-	ps->block.lines += line_skip(&ps->r, ps->block.want - ps->block.lines, &bytes);
+	ps->block.lines += grb_line_skip(&ps->r, ps->block.want - ps->block.lines, &bytes);
 	block_extend(ps, ps->r.pos);
 }
 

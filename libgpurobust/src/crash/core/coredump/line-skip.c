@@ -86,7 +86,7 @@ static bool have_avx2(void)
 }
 #endif
 
-size_t line_skip(struct line_reader *r, size_t n, struct span *skipped)
+size_t grb_line_skip(struct line_reader *r, size_t n, struct span *skipped)
 {
 	const char *p = r->pos;
 	size_t count = 0;

@@ -29,6 +29,6 @@ int gpurobust_report_attach_breadcrumbs(struct gpurobust_report *report,
 	report->breadcrumb_signature = sig.hash;
 	snprintf(report->doing, sizeof(report->doing), "%.*s",
 		 (int)sizeof(report->doing) - 1, sig.title);
-	report_sign(report);
+	grb_report_sign(report);
 	return 0;
 }

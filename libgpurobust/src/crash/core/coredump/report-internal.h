@@ -6,8 +6,8 @@
 #include <gpurobust/report.h>
 
 /* Title and signature from the report's facts (report.c). */
-void report_sign(struct gpurobust_report *r);
+void grb_report_sign(struct gpurobust_report *r);
 /* The Vulkan and GL outcome through the library core (report-map.c). */
-void report_map(struct gpurobust_report *r);
+void grb_report_map(struct gpurobust_report *r);
 
 #endif

@@ -89,7 +89,7 @@ static bool map_role(const struct gpurobust_report *r, enum gpurobust_role role,
 	return ok;
 }
 
-void report_map(struct gpurobust_report *r)
+void grb_report_map(struct gpurobust_report *r)
 {
 	r->mapped = map_role(r, GPUROBUST_ROLE_GUILTY, &r->guilty);
 	if (r->mapped && !map_role(r, GPUROBUST_ROLE_INNOCENT, &r->innocent)) {

@@ -301,7 +301,7 @@ static void headline(struct gpurobust_report *r)
 
 /* Recompute title and signature from the report's facts; called again when
  * breadcrumbs are attached. */
-void report_sign(struct gpurobust_report *r)
+void grb_report_sign(struct gpurobust_report *r)
 {
 	char process[32], what[96], path[24] = "", event[192];
 	const char *who, *fault_kind = r->fault_write ? "write" : "read";
@@ -369,8 +369,8 @@ int gpurobust_report_build(const struct gpurobust_coredump *dump,
 		r->n_log_diags = log->n_diags;
 	}
 	headline(r);
-	report_map(r);
-	report_sign(r);
+	grb_report_map(r);
+	grb_report_sign(r);
 	*out = r;
 	return 0;
 oom:

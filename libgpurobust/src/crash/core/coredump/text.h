@@ -59,7 +59,7 @@ static inline bool line_next(struct line_reader *r, struct span *line)
 /* Move @r past the next @n lines at once, without looking at them, and
  * return the bytes skipped in @skipped. Returns how many lines it passed:
  * fewer than @n at the end of the input (line-skip.c). */
-size_t line_skip(struct line_reader *r, size_t n, struct span *skipped);
+size_t grb_line_skip(struct line_reader *r, size_t n, struct span *skipped);
 
 static inline bool span_eq(struct span s, const char *lit)
 {

@@ -22,7 +22,7 @@ static int mark_invalid(struct gpurobust_bc_report *report,
 			struct gpurobust_bc_stream_report *sr, const char *reason)
 {
 	sr->valid = false;
-	sr->invalid_reason = bc_report_strdup(report, reason);
+	sr->invalid_reason = grb_bc_report_strdup(report, reason);
 	if (!sr->invalid_reason)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < sr->node_count; i++)
@@ -78,7 +78,7 @@ static const char *report_name(struct gpurobust_bc_report *report,
 	if (name >= meta->name_count)
 		return "?";
 	if (!copies[name])
-		copies[name] = bc_report_strdup(report, meta->names[name]);
+		copies[name] = grb_bc_report_strdup(report, meta->names[name]);
 	return copies[name];
 }
 
@@ -111,14 +111,14 @@ static int decode_stream(struct gpurobust_bc_report *report, struct gpurobust_bc
 	sr->queue = ms->queue;
 	sr->dropped = ms->dropped;
 	sr->valid = true;
-	sr->label = bc_report_strdup(report, ms->label ? ms->label : "");
+	sr->label = grb_bc_report_strdup(report, ms->label ? ms->label : "");
 	sr->nodes = calloc((size_t)ms->scope_count + extra, sizeof(*sr->nodes));
 	if (!sr->label || !sr->nodes)
 		return -ENOMEM;
 	sr->node_count = ms->scope_count + extra;
 	if (lead) {
 		snprintf(buf, sizeof(buf), "%u earlier scopes not mirrored", ms->evicted);
-		sr->nodes[0].name = bc_report_strdup(report, buf);
+		sr->nodes[0].name = grb_bc_report_strdup(report, buf);
 		if (!sr->nodes[0].name)
 			return -ENOMEM;
 		sr->nodes[0].state = GPUROBUST_BC_OVERFLOW;
@@ -136,13 +136,13 @@ static int decode_stream(struct gpurobust_bc_report *report, struct gpurobust_bc
 		struct gpurobust_bc_node *n = &sr->nodes[lead + ms->scope_count];
 
 		snprintf(buf, sizeof(buf), "%u scopes dropped: stream overflow", ms->dropped);
-		n->name = bc_report_strdup(report, buf);
+		n->name = grb_bc_report_strdup(report, buf);
 		if (!n->name)
 			return -ENOMEM;
 		n->state = GPUROBUST_BC_OVERFLOW;
 		n->parent = node_of(ms->overflow_parent, lead);
 	}
-	ret = bc_stream_link_tree(sr);
+	ret = grb_bc_stream_link_tree(sr);
 	if (ret)
 		return ret;
 	if (ms->broken)
@@ -203,7 +203,7 @@ GPUROBUST_EXPORT int gpurobust_bc_decode(const void *data, size_t len,
 	if (bc_read_le32(bytes + 4) >> 16 != BC_RECORD_SIZE)
 		return -EBADMSG;
 	if (!meta) {
-		ret = bc_meta_from_mirror(bytes, len, &mirrored);
+		ret = grb_bc_meta_from_mirror(bytes, len, &mirrored);
 		if (ret)
 			return ret;
 		meta = mirrored;
@@ -214,7 +214,7 @@ GPUROBUST_EXPORT int gpurobust_bc_decode(const void *data, size_t len,
 	}
 	header_records = bc_read_le32(bytes + 8);
 
-	report = bc_report_alloc(meta->stream_count);
+	report = grb_bc_report_alloc(meta->stream_count);
 	copies = calloc(meta->name_count + 1, sizeof(*copies));
 	if (!report || !copies) {
 		gpurobust_bc_report_free(report);

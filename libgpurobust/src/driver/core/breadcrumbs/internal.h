@@ -220,24 +220,24 @@ static inline void bc_write_le64(uint8_t *p, uint64_t v)
 }
 
 /* Report construction shared by the decoder and the JSON reader. */
-struct gpurobust_bc_report *bc_report_alloc(uint32_t stream_count);
+struct gpurobust_bc_report *grb_bc_report_alloc(uint32_t stream_count);
 /* Copies `s` into the report's string storage; NULL on allocation failure. */
-const char *bc_report_strdup(struct gpurobust_bc_report *report, const char *s);
+const char *grb_bc_report_strdup(struct gpurobust_bc_report *report, const char *s);
 /* Fills first_child, next_sibling and depth from the parent links. Returns
  * -EINVAL when a parent does not precede its child. */
-int bc_stream_link_tree(struct gpurobust_bc_stream_report *stream);
+int grb_bc_stream_link_tree(struct gpurobust_bc_stream_report *stream);
 
 /* Index of the deepest in-progress node reached by always taking the first
  * in-progress child (the oldest unfinished work), or NONE. */
-uint32_t bc_oldest_active_leaf(const struct gpurobust_bc_stream_report *stream);
+uint32_t grb_bc_oldest_active_leaf(const struct gpurobust_bc_stream_report *stream);
 /* The stream a signature is about: the guilty one if known, else the one
  * with the deepest active path (lowest index on a tie), or -1. */
-int bc_guilty_stream(const struct gpurobust_bc_report *report);
+int grb_bc_guilty_stream(const struct gpurobust_bc_report *report);
 
-void bc_meta_stream_fini(struct bc_meta_stream *stream);
+void grb_bc_meta_stream_fini(struct bc_meta_stream *stream);
 
 /* Metadata read back from a pool's mirror: -ENODATA when the bytes hold no
  * mirror, -EBADMSG when its header or names are damaged. */
-int bc_meta_from_mirror(const uint8_t *bytes, size_t len, struct gpurobust_bc_meta **meta_out);
+int grb_bc_meta_from_mirror(const uint8_t *bytes, size_t len, struct gpurobust_bc_meta **meta_out);
 
 #endif

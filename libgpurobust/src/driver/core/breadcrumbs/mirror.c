@@ -108,7 +108,7 @@ static int read_stream(struct bc_meta_stream *ms, const uint8_t *slice, uint32_t
 	return 0;
 }
 
-int bc_meta_from_mirror(const uint8_t *bytes, size_t len, struct gpurobust_bc_meta **meta_out)
+int grb_bc_meta_from_mirror(const uint8_t *bytes, size_t len, struct gpurobust_bc_meta **meta_out)
 {
 	uint32_t records = bc_read_le32(bytes + 8);
 	uint32_t slots, name_bytes, used;

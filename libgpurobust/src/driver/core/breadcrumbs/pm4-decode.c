@@ -100,7 +100,7 @@ static int decode_sdma(const uint32_t *dw, size_t n, struct bc_decoded_write *w)
 	return -EBADMSG;
 }
 
-int bc_decode_write(enum gpurobust_bc_queue queue, const uint32_t *dw, size_t n,
+int grb_bc_decode_write(enum gpurobust_bc_queue queue, const uint32_t *dw, size_t n,
 		    struct bc_decoded_write *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -27,7 +27,7 @@ struct bc_decoded_write {
  * dwords, or -EBADMSG for anything that is not a breadcrumb write or the
  * ZPASS_DONE EVENT_WRITE that precedes one on GFX9 (opcode 0x46, va = the
  * scratch, no value), including a packet cut short by n. */
-int bc_decode_write(enum gpurobust_bc_queue queue, const uint32_t *dw, size_t n,
+int grb_bc_decode_write(enum gpurobust_bc_queue queue, const uint32_t *dw, size_t n,
 		    struct bc_decoded_write *out);
 
 #endif

@@ -570,7 +570,7 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_stats(const struct gpurobust_bc_stream
 	stats->write_error = s->write_error;
 }
 
-void bc_meta_stream_fini(struct bc_meta_stream *stream)
+void grb_bc_meta_stream_fini(struct bc_meta_stream *stream)
 {
 	free(stream->label);
 	free(stream->scopes);
@@ -584,7 +584,7 @@ GPUROBUST_EXPORT void gpurobust_bc_meta_free(struct gpurobust_bc_meta *meta)
 		free(meta->names[i]);
 	free(meta->names);
 	for (uint32_t i = 0; i < meta->stream_count; i++)
-		bc_meta_stream_fini(&meta->streams[i]);
+		grb_bc_meta_stream_fini(&meta->streams[i]);
 	free(meta->streams);
 	free(meta);
 }

@@ -17,7 +17,7 @@ struct report_storage {
 	size_t string_count, string_capacity;
 };
 
-struct gpurobust_bc_report *bc_report_alloc(uint32_t stream_count)
+struct gpurobust_bc_report *grb_bc_report_alloc(uint32_t stream_count)
 {
 	struct report_storage *r = calloc(1, sizeof(*r));
 
@@ -33,7 +33,7 @@ struct gpurobust_bc_report *bc_report_alloc(uint32_t stream_count)
 	return &r->pub;
 }
 
-const char *bc_report_strdup(struct gpurobust_bc_report *report, const char *s)
+const char *grb_bc_report_strdup(struct gpurobust_bc_report *report, const char *s)
 {
 	struct report_storage *r = (struct report_storage *)report;
 	char *copy;
@@ -68,7 +68,7 @@ GPUROBUST_EXPORT void gpurobust_bc_report_free(struct gpurobust_bc_report *repor
 	free(r);
 }
 
-int bc_stream_link_tree(struct gpurobust_bc_stream_report *stream)
+int grb_bc_stream_link_tree(struct gpurobust_bc_stream_report *stream)
 {
 	struct gpurobust_bc_node *nodes = stream->nodes;
 	uint32_t last_root = GPUROBUST_BC_NONE;
@@ -107,7 +107,7 @@ int bc_stream_link_tree(struct gpurobust_bc_stream_report *stream)
 	return 0;
 }
 
-uint32_t bc_oldest_active_leaf(const struct gpurobust_bc_stream_report *stream)
+uint32_t grb_bc_oldest_active_leaf(const struct gpurobust_bc_stream_report *stream)
 {
 	uint32_t at = GPUROBUST_BC_NONE;
 	uint32_t next = stream->node_count ? 0 : GPUROBUST_BC_NONE;
@@ -129,7 +129,7 @@ uint32_t bc_oldest_active_leaf(const struct gpurobust_bc_stream_report *stream)
 	return at;
 }
 
-int bc_guilty_stream(const struct gpurobust_bc_report *report)
+int grb_bc_guilty_stream(const struct gpurobust_bc_report *report)
 {
 	int best = -1;
 	uint32_t best_depth = 0;
@@ -137,7 +137,7 @@ int bc_guilty_stream(const struct gpurobust_bc_report *report)
 	if (report->guilty_stream >= 0 && (uint32_t)report->guilty_stream < report->stream_count)
 		return report->guilty_stream;
 	for (uint32_t i = 0; i < report->stream_count; i++) {
-		uint32_t leaf = bc_oldest_active_leaf(&report->streams[i]);
+		uint32_t leaf = grb_bc_oldest_active_leaf(&report->streams[i]);
 		uint32_t depth;
 
 		if (leaf == GPUROBUST_BC_NONE)
