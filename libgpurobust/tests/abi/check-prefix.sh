@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
+# Every global symbol an archive defines carries the gpurobust_ (public) or
+# grb_ (internal) prefix, so that a project vendoring the libraries cannot
+# clash with their internals. TAP: one test per archive.
+# usage: check-prefix.sh ARCHIVE...
+set -u
+echo "1..$#"
+n=0
+status=0
+for archive in "$@"; do
+	n=$((n + 1))
+	bad=$(nm -g --defined-only "$archive" | awk 'NF == 3 && $2 ~ /[TDBRVW]/ { print $3 }' |
+	      grep -v -E '^(gpurobust_|grb_)' | sort -u | tr '\n' ' ')
+	if [ -n "$bad" ]; then
+		echo "not ok $n - $(basename "$archive"): unprefixed globals: $bad"
+		status=1
+	else
+		echo "ok $n - $(basename "$archive"): every global is gpurobust_* or grb_*"
+	fi
+done
+exit $status
