@@ -11,9 +11,15 @@ set -u
 echo "1..$#"
 n=0
 status=0
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 for archive in "$@"; do
 	n=$((n + 1))
-	bad=$(nm -g --defined-only "$archive" | awk 'NF == 3 && $2 ~ /[TDBRVW]/ { print $3 }' |
+	if ! nm -g --defined-only "$archive" > "$tmp"; then
+		echo "Bail out! nm -g --defined-only $archive failed"
+		exit 1
+	fi
+	bad=$(awk 'NF == 3 && $2 ~ /[TDBRVW]/ { print $3 }' "$tmp" |
 	      grep -v -E '^(gpurobust_|grb_|__)' | sort -u | tr '\n' ' ')
 	if [ -n "$bad" ]; then
 		echo "not ok $n - $(basename "$archive"): unprefixed globals: $bad"
