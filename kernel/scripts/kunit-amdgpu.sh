@@ -14,8 +14,11 @@
 # kunitconfig and TREE's path, so a rerun only rebuilds what the series
 # changed; ccache serves a cold build directory. Writes RESULTS/kernel-amdgpu
 # ("passed failed skipped", counted by kunit-results.py, which also fails a
-# kernel log with a lockdep report, BUG or WARNING, plus one test that
-# kernel/fixtures' devcoredump is what D4_fixture printed), one line per test in
+# kernel log with a lockdep report, BUG or WARNING, plus two tests of the
+# devcoredump fixtures: kernel/fixtures/series-d4-full-reset.devcoredump is
+# what D4_fixture printed, and the dump D4_old_text_unchanged printed starts
+# with kernel/fixtures/base-6.12.117-full-reset.devcoredump, what the bare
+# base's printer wrote for the same hang), one line per test in
 # RESULTS/kernel-amdgpu.tests, and the logs. Exits non-zero unless every test
 # passed.
 set -eu
@@ -57,18 +60,29 @@ python3 "$KDIR/scripts/kunit-results.py" "$results/kernel-amdgpu.json" \
 	"$build/test.log" "$results/kernel-amdgpu" > "$results/kernel-amdgpu.tests"
 cp "$build/test.log" "$results/kernel-amdgpu-kernel.log"
 read -r passed failed skipped < "$results/kernel-amdgpu"
-# One more test: the saved devcoredump fixture is byte for byte what the
-# printer wrote in D4_fixture this run (kernel/fixtures/README.md).
-if "$KDIR/scripts/extract-coredump-fixture.sh" --check "$build/test.log" \
-	"$KDIR/fixtures/series-d4-full-reset.devcoredump" \
-	> "$results/kernel-amdgpu-fixture.log" 2>&1; then
-	passed=$((passed + 1))
-	echo "PASS coredump-fixture" >> "$results/kernel-amdgpu.tests"
-else
-	failed=$((failed + 1))
-	echo "FAIL coredump-fixture" >> "$results/kernel-amdgpu.tests"
-	cat "$results/kernel-amdgpu-fixture.log" >&2
-fi
+# fixture_test NAME ARGS...: one more test, NAME, passing when
+# extract-coredump-fixture.sh ARGS does (its output in a log of its own).
+fixture_test() {
+	name=$1
+	shift
+	if "$KDIR/scripts/extract-coredump-fixture.sh" "$@" \
+		> "$results/kernel-amdgpu-$name.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS $name" >> "$results/kernel-amdgpu.tests"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name" >> "$results/kernel-amdgpu.tests"
+		cat "$results/kernel-amdgpu-$name.log" >&2
+	fi
+}
+# The saved devcoredump fixture is byte for byte what the printer wrote in
+# D4_fixture this run (kernel/fixtures/README.md).
+fixture_test coredump-fixture --check "$build/test.log" \
+	"$KDIR/fixtures/series-d4-full-reset.devcoredump"
+# D4 against the unpatched printer: the 6.12 text of the series' dump is
+# byte for byte what the bare base printed for the same hang.
+fixture_test coredump-d4-base-prefix --name old-text --prefix \
+	"$build/test.log" "$KDIR/fixtures/base-6.12.117-full-reset.devcoredump"
 echo "$passed $failed $skipped" > "$results/kernel-amdgpu"
 log "amdgpu KUnit: $passed passed, $failed failed, $skipped skipped"
 if [ "$failed" -ne 0 ]; then

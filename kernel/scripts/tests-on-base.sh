@@ -29,7 +29,7 @@ out=$(cd "$out" && pwd)
 
 # The tests the base must fail, and only those.
 must_fail_uml='K3_guilty_etime_survives_stop_start|K3_guilty_later_jobs_get_etime|K4_full_reset_keeps_guilty_etime'
-must_fail_amdgpu='K1_soft_recovery_guilty_ctx_wide|K1_soft_recovery_bystander_untouched|K1_soft_recovery_frees_job|K1_soft_recovery_same_vm_innocent|K1_refused_when_fences_signal|K1_job_ended_no_blame|K2_pipelined_soft_recovery|K2_pipelined_ring_reset|K3_ring_reset|K4_full_reset|K4_skipped_reset_blames_nobody|K5_vram_lost|K6_every_entity|K6_queued_jobs_never_run'
+must_fail_amdgpu='K1_soft_recovery_guilty_ctx_wide|K1_soft_recovery_bystander_untouched|K1_soft_recovery_frees_job|K1_soft_recovery_same_vm_innocent|K1_refused_when_fences_signal|K1_job_ended_no_blame|K2_pipelined_soft_recovery|K2_pipelined_ring_reset|K3_ring_reset|K4_full_reset|K4_skipped_reset_blames_nobody|K5_vram_lost|K6_every_entity|K6_queued_jobs_never_run|D1_soft_recovery|D1_soft_recovery_same_vm_innocent|D1_ring_reset_innocents|D1_full_reset_innocents|D1_final_at_first_read|D1_no_recovery_failed|D2_ring_at_hang_time'
 # The patch without behavioural change that the amdgpu tests build on.
 test_prereq='Give each job the reset state of the'
 
@@ -53,10 +53,11 @@ judge() {
 	log "$1 tier on the bare base with only the tests:"
 	while read -r result name; do
 		case $result in PASS | FAIL | SKIP | ERROR) ;; *) continue ;; esac
-		# kunit-amdgpu.sh compares the devcoredump fixture with what
-		# D4_fixture printed; that test needs 0012-0014, so it is not
-		# applied here, and the comparison guards nothing on the base.
-		[ "$name" = coredump-fixture ] && continue
+		# kunit-amdgpu.sh compares the devcoredump fixtures with what
+		# D4_fixture and D4_old_text_unchanged printed; D4_fixture needs
+		# the series, and the base's own dump is the reference the
+		# prefix check reads, checked below instead.
+		case $name in coredump-fixture | coredump-d4-base-prefix) continue ;; esac
 		test=${name##*.}
 		echo "$result $name"
 		if [ "$result" != PASS ]; then
@@ -99,6 +100,22 @@ if [ ! -s "$out/amdgpu/kernel-amdgpu.tests" ]; then
 fi
 judge amdgpu "$out/amdgpu/kernel-amdgpu.tests" "$out/amdgpu/kernel-amdgpu-kernel.log" \
 	"$must_fail_amdgpu"
+
+# The reference of D4: what the bare base's printer wrote for the hang of
+# D4_old_text_unchanged is the committed base fixture. To regenerate it:
+#   kernel/scripts/extract-coredump-fixture.sh --name old-text \
+#	OUTDIR/amdgpu/kernel-amdgpu-kernel.log \
+#	kernel/fixtures/base-6.12.117-full-reset.devcoredump
+if "$KDIR/scripts/extract-coredump-fixture.sh" --name old-text --check \
+	"$out/amdgpu/kernel-amdgpu-kernel.log" \
+	"$KDIR/fixtures/base-6.12.117-full-reset.devcoredump" \
+	> "$out/amdgpu/base-fixture.log" 2>&1; then
+	echo "PASS coredump-base-fixture"
+else
+	echo "FAIL coredump-base-fixture"
+	sed 's/^/    /' "$out/amdgpu/base-fixture.log" | head -n 20
+	ok=0
+fi
 
 [ "$ok" -eq 1 ] || die "the tests do not show the base's bugs as expected (logs: $out)"
 log "as expected: the behavioural tests fail on the bare base, the guards pass (logs: $out)"
