@@ -121,14 +121,24 @@ struct gpurobust_cd_reset {
 	size_t n_innocents;
 };
 
-/* One "**** User Capture v1 ****" section (D3). A file registers up to
- * AMDGPU_HANG_CAPTURE_MAX_BOS (4) buffers, so a dump has up to 4 of them. */
+/* One "**** User Capture v1 ****" section (D3): a dumpable mapping
+ * (AMDGPU_VM_DUMPABLE) of the guilty VM, which has at most 4 of them
+ * (AMDGPU_VM_DUMPABLE_MAX_MAPPINGS), so a dump has up to 4 sections. The
+ * first layout (the series' v1 GEM op) had the size: line and the dwords
+ * only; the current one adds va: and, when the kernel could not copy the
+ * mapping, error: with size 0. Unknown keys are skipped. */
 #define GPUROBUST_CD_MAX_CAPTURES 4
 struct gpurobust_cd_capture {
 	uint8_t *data;
 	size_t len;		/* bytes read; less than size when cut short */
-	size_t size;		/* the section's "size:" line */
+	size_t size;		/* the section's "size:" line: bytes copied */
 	size_t line;		/* 1-based line of the section title */
+	/* the "va:" line: where the mapping starts in the guilty VM */
+	bool has_va;
+	uint64_t va;
+	/* the "error:" line: the negative errno of a copy that failed (the
+	 * mapping was gone or could not be read); 0 when copied */
+	int error;
 };
 
 /* Severity of a diagnostic. */
@@ -206,6 +216,11 @@ struct gpurobust_coredump {
 	 * prototype printed the kernel log's fault lines instead. */
 	bool fault_seen;
 	char fault_client[24];		/* the prototype's "from client 0x1b (UTCL2)" */
+	/* "Ring buffer information" holds the rings as they were when the job
+	 * timed out, only those with unsignalled fences and the timed-out one
+	 * (7.1+, eea85914d15b); false for the 6.10 to 7.0 printers, which read
+	 * every ring when the dump is read */
+	bool rings_at_hang;
 };
 
 /**
@@ -240,6 +255,21 @@ void gpurobust_coredump_free(struct gpurobust_coredump *dump);
  * one, -ENOMEM.
  */
 int gpurobust_coredump_decode(struct gpurobust_coredump *dump, const char *text, size_t len);
+
+/**
+ * gpurobust_coredump_hung_ring() - the timed-out ring's contents at hang time
+ * @dump: a parsed dump
+ *
+ * The series' "**** Hang Ring v1 ****" section when there is one; else, in
+ * a dump of the 7.1 printer (upstream's "save ring content before resetting
+ * the device", eea85914d15b), the "Ring buffer information" entry of the
+ * timed-out ring, which that printer copies when the job times out. The
+ * 6.10 to 7.0 printers read the rings when the dump is read, after the
+ * reset: their rings are not the hang's, and NULL is returned for them.
+ *
+ * Return: the ring, or NULL when the dump holds no hang-time copy of it.
+ */
+const struct gpurobust_cd_ring *gpurobust_coredump_hung_ring(const struct gpurobust_coredump *dump);
 
 /* Stable lower-case names for logs and JSON; "invalid" for unknown values. */
 const char *gpurobust_cd_generation_name(enum gpurobust_cd_generation gen);

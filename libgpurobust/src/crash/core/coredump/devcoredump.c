@@ -19,8 +19,14 @@
 
 #include <gpurobust/coredump.h>
 
+#include "common/amdgpu-uapi.h"
 #include "common/export.h"
 #include "crash/core/coredump/text.h"
+
+/* The kernel's caps bound what a dump holds (D3). */
+#define GRB_DUMPABLE_MAX_SIZE ((unsigned int)AMDGPU_VM_DUMPABLE_MAX_SIZE)
+_Static_assert(GPUROBUST_CD_MAX_CAPTURES == AMDGPU_VM_DUMPABLE_MAX_MAPPINGS,
+	       "a dump has one User Capture section per dumpable mapping");
 
 enum section {
 	SEC_NONE,		/* before the header */
@@ -293,15 +299,15 @@ static void finish_capture(struct parser *ps, const char *where)
 	     c->len, c->size, where);
 }
 
-/* Up to GPUROBUST_CD_MAX_CAPTURES "User Capture" sections, one per buffer
- * the guilty file registered (D3); more means a corrupt dump. */
+/* Up to GPUROBUST_CD_MAX_CAPTURES "User Capture" sections, one per dumpable
+ * mapping of the guilty VM (D3); more means a corrupt dump. */
 static void open_capture(struct parser *ps, unsigned int version, size_t line)
 {
 	struct gpurobust_coredump *d = ps->d;
 
 	if (d->n_captures >= GPUROBUST_CD_MAX_CAPTURES) {
 		diag(ps, GPUROBUST_CD_WARNING, line,
-		     "User Capture section %zu ignored (a file registers at most %d)",
+		     "User Capture section %zu ignored (a VM has at most %d dumpable mappings)",
 		     d->n_captures + 1, GPUROBUST_CD_MAX_CAPTURES);
 		ps->sec = SEC_SKIP;
 		return;
@@ -840,27 +846,58 @@ static void series_hang_ring_line(struct parser *ps, struct span line)
 	}
 }
 
-static void series_capture_line(struct parser *ps, struct span line)
+/* A "key: value" line of a User Capture section; false when @line is none
+ * (then it is data). */
+static bool capture_key(struct parser *ps, struct span line)
 {
 	struct gpurobust_cd_capture *c = ps->capture;
-	struct span s = line, key, v;
+	struct span key, v;
 	uint64_t x;
+	int64_t e;
 
-	if (!line.n)
-		return;
-	if (!c->data && key_value(line, &key, &v) && span_eq(key, "size")) {
-		if (!take_u64_any(v, &x) || x > 65536) {
+	if (!key_value(line, &key, &v))
+		return false;
+	if (span_eq(key, "size")) {
+		if (c->data) {
+			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "User Capture: second size");
+			return true;
+		}
+		if (!take_u64_any(v, &x) || x > GRB_DUMPABLE_MAX_SIZE) {
 			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
-			     "User Capture: bad size (the cap is 65536)");
+			     "User Capture: bad size (the cap is %u)", GRB_DUMPABLE_MAX_SIZE);
 			ps->sec = SEC_SKIP;
-			return;
+			return true;
 		}
 		c->size = (size_t)x;
 		c->data = calloc(1, x ? x : 1);
 		if (!c->data)
 			ps->oom = 1;
-		return;
+	} else if (span_eq(key, "va")) {
+		if (take_u64_any(v, &x)) {
+			c->va = x;
+			c->has_va = true;
+		} else {
+			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "User Capture: bad va");
+		}
+	} else if (span_eq(key, "error")) {
+		if (take_lit(&v, "-") && take_dec(&v, &e) && !v.n && e > 0 && e < 4096)
+			c->error = (int)-e;
+		else
+			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
+			     "User Capture: bad error (a negative errno)");
 	}
+	/* other keys: a later layout's additions (D4) */
+	return true;
+}
+
+static void series_capture_line(struct parser *ps, struct span line)
+{
+	struct gpurobust_cd_capture *c = ps->capture;
+	struct span s = line;
+	uint64_t x;
+
+	if (!line.n || capture_key(ps, line))
+		return;
 	if (!c->data) {
 		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "User Capture: data before size");
 		return;
@@ -1028,6 +1065,10 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 		diag(&ps, GPUROBUST_CD_ERROR, 0, "no \"**** AMDGPU Device Coredump ****\" header");
 	}
 	ps.d->generation = generation(ps.d);
+	/* 7.1's printer saves the rings when the job times out */
+	ps.d->rings_at_hang = (ps.d->features & GPUROBUST_CD_RINGS) &&
+			      (ps.d->generation == GPUROBUST_CD_GEN_IB_DUMP ||
+			       generation_of_kernel(ps.d->kernel) == GPUROBUST_CD_GEN_IB_DUMP);
 	if (ps.oom) {
 		gpurobust_coredump_free(ps.d);
 		return -ENOMEM;
@@ -1116,6 +1157,21 @@ int gpurobust_coredump_decode(struct gpurobust_coredump *d, const char *text, si
 		r = decode_block(d, "Hang Ring", s, true, &ring->dwords, &ring->n_dwords);
 	}
 	return r;
+}
+
+GPUROBUST_EXPORT
+const struct gpurobust_cd_ring *gpurobust_coredump_hung_ring(const struct gpurobust_coredump *d)
+{
+	if (!d)
+		return NULL;
+	if (d->features & GPUROBUST_CD_SERIES_HANG_RING)
+		return &d->hang_ring;
+	if (!d->rings_at_hang || !d->timeout_ring[0])
+		return NULL;
+	for (size_t i = 0; i < d->n_rings; i++)
+		if (!strcmp(d->rings[i].name, d->timeout_ring))
+			return &d->rings[i];
+	return NULL;
 }
 
 static void free_raws(struct gpurobust_cd_raw *raws, size_t n)

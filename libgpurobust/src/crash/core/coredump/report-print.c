@@ -198,7 +198,7 @@ int gpurobust_report_print(const struct gpurobust_report *r,
 		fprintf(out, "  no breadcrumb path decoded from %zu User Capture section%s\n",
 			dump->n_captures, dump->n_captures == 1 ? "" : "s");
 	else
-		fprintf(out, "  no breadcrumbs (the process registered no capture buffer)\n");
+		fprintf(out, "  no breadcrumbs (the process mapped no dumpable buffer)\n");
 	if (dump)
 		for (size_t i = 0; i < dump->n_ibs; i++)
 			fprintf(out, "  IB #%zu at 0x%" PRIx64 ", %u dwords%s\n", i,
