@@ -39,6 +39,7 @@ extern "C" {
 #define GPUROBUST_CD_SERIES_HANG_RING	(1u << 10) /* "**** Hang Ring v1 ****" (D2) */
 #define GPUROBUST_CD_SERIES_CAPTURE	(1u << 11) /* "**** User Capture v1 ****" (D3) */
 #define GPUROBUST_CD_REGISTERS		(1u << 12) /* "AMDGPU register dumps:" (<= 6.10) */
+#define GPUROBUST_CD_SERIES_HANG_RING_V2 (1u << 13) /* "**** Hang Ring v2 ****" (D2) */
 
 /* Which printer wrote a dump, derived from the sections it has. */
 enum gpurobust_cd_generation {
@@ -92,6 +93,7 @@ enum gpurobust_recovery_type {
 	GPUROBUST_RECOVERY_SOFT,	/* soft_recovery */
 	GPUROBUST_RECOVERY_RING,	/* ring_reset */
 	GPUROBUST_RECOVERY_FULL,	/* full_reset */
+	GPUROBUST_RECOVERY_NONE,	/* none: no recovery was attempted (Reset v1) */
 };
 
 enum gpurobust_recovery_outcome {
@@ -119,6 +121,9 @@ struct gpurobust_cd_reset {
 	int32_t pid;
 	struct gpurobust_cd_innocent *innocents;
 	size_t n_innocents;
+	/* the "vram_lost: 0|1" key, the series' final answer; when present it
+	 * also sets gpurobust_coredump.vram_lost */
+	bool has_vram_lost;
 };
 
 /* One "**** User Capture v1 ****" section (D3): a dumpable mapping
@@ -221,6 +226,11 @@ struct gpurobust_coredump {
 	 * (7.1+, eea85914d15b); false for the 6.10 to 7.0 printers, which read
 	 * every ring when the dump is read */
 	bool rings_at_hang;
+	/* The series' "**** Hang Ring v2 ****" section (D2): every ring the
+	 * kernel copied when the job timed out (those with unsignalled fences
+	 * and the timed-out one), each in the 7.1 ring block's format. */
+	struct gpurobust_cd_ring *hang_rings;
+	size_t n_hang_rings;
 };
 
 /**
@@ -247,7 +257,7 @@ void gpurobust_coredump_free(struct gpurobust_coredump *dump);
  * @text: the same text that was parsed
  * @len: its length
  *
- * Fills dwords and n_dwords of every ring, IB and the hang ring from their
+ * Fills dwords and n_dwords of every ring, IB and hang ring from their
  * printed lines. A line that is not a dword, or an offset out of sequence,
  * stops its block with a WARNING diagnostic. Calling it again does nothing.
  *
@@ -260,8 +270,10 @@ int gpurobust_coredump_decode(struct gpurobust_coredump *dump, const char *text,
  * gpurobust_coredump_hung_ring() - the timed-out ring's contents at hang time
  * @dump: a parsed dump
  *
- * The series' "**** Hang Ring v1 ****" section when there is one; else, in
- * a dump of the 7.1 printer (upstream's "save ring content before resetting
+ * The series' "**** Hang Ring v1 ****" section when there is one; else the
+ * timed-out ring's block of its "**** Hang Ring v2 ****" section (the ring
+ * the Reset section or "Ring timed out details" names); else, in a dump of
+ * the 7.1 printer (upstream's "save ring content before resetting
  * the device", eea85914d15b), the "Ring buffer information" entry of the
  * timed-out ring, which that printer copies when the job times out. The
  * 6.10 to 7.0 printers read the rings when the dump is read, after the

@@ -41,6 +41,7 @@ enum section {
 	SEC_IB,
 	SEC_SERIES_RESET,
 	SEC_SERIES_HANG_RING,
+	SEC_SERIES_HANG_RING_V2,
 	SEC_SERIES_CAPTURE,
 	SEC_SERIES_UNKNOWN,
 };
@@ -85,7 +86,7 @@ struct parser {
 	struct gpurobust_cd_raw *raw;	/* IP block or unknown section being kept */
 	size_t raw_cap;
 	struct gpurobust_cd_capture *capture;	/* the user capture being read */
-	size_t rings_cap, ibs_cap, ip_cap, unknown_cap, innocent_cap;
+	size_t rings_cap, ibs_cap, ip_cap, unknown_cap, innocent_cap, hang_rings_cap;
 };
 
 /* Grow *@arr so that it holds at least @need elements of @size bytes. */
@@ -348,6 +349,20 @@ static void open_series(struct parser *ps, struct span name, unsigned int versio
 			continue;
 		if (known[i].sec == SEC_SERIES_CAPTURE) {
 			open_capture(ps, version, line);
+			return;
+		}
+		/* v2: upstream 7.1's ring blocks instead of v1's keys */
+		if (known[i].sec == SEC_SERIES_HANG_RING && version >= 2) {
+			if (d->features & GPUROBUST_CD_SERIES_HANG_RING_V2) {
+				diag(ps, GPUROBUST_CD_WARNING, line,
+				     "second Hang Ring v2 section ignored");
+				break;
+			}
+			if (version > 2)
+				diag(ps, GPUROBUST_CD_NOTE, line,
+				     "Hang Ring v%u: reading it as v2", version);
+			d->features |= GPUROBUST_CD_SERIES_HANG_RING_V2;
+			ps->sec = SEC_SERIES_HANG_RING_V2;
 			return;
 		}
 		if (d->features & known[i].feature) {
@@ -633,9 +648,11 @@ static void ip_dump_line(struct parser *ps, struct span line)
 	raw_append(ps, line);
 }
 
-static void rings_line(struct parser *ps, struct span line)
+/* A line of ring blocks ("ring name:", "Rptr:", ..., the contents) into
+ * *@rings: the 6.12 and 7.1 "Ring buffer information" and Hang Ring v2. */
+static void ring_blocks_line(struct parser *ps, struct span line, struct gpurobust_cd_ring **rings,
+			     size_t *n_rings, size_t *cap)
 {
-	struct gpurobust_coredump *d = ps->d;
 	struct span s = line;
 	uint64_t a, b;
 	int64_t v;
@@ -644,11 +661,11 @@ static void rings_line(struct parser *ps, struct span line)
 		struct gpurobust_cd_ring *ring;
 
 		close_block(ps, false);
-		if (grow((void **)&d->rings, &ps->rings_cap, d->n_rings + 1, sizeof(*d->rings))) {
+		if (grow((void **)rings, cap, *n_rings + 1, sizeof(**rings))) {
 			ps->oom = 1;
 			return;
 		}
-		ring = &d->rings[d->n_rings++];
+		ring = &(*rings)[(*n_rings)++];
 		memset(ring, 0, sizeof(*ring));
 		copy_str(ring->name, sizeof(ring->name), s);
 		ps->ring = ring;
@@ -687,6 +704,11 @@ static void rings_line(struct parser *ps, struct span line)
 	}
 }
 
+static void rings_line(struct parser *ps, struct span line)
+{
+	ring_blocks_line(ps, line, &ps->d->rings, &ps->d->n_rings, &ps->rings_cap);
+}
+
 static void ib_line(struct parser *ps, struct span line)
 {
 	if (!line.n)
@@ -704,6 +726,8 @@ static enum gpurobust_recovery_type parse_type(struct span v)
 		return GPUROBUST_RECOVERY_RING;
 	if (span_eq(v, "full_reset"))
 		return GPUROBUST_RECOVERY_FULL;
+	if (span_eq(v, "none"))
+		return GPUROBUST_RECOVERY_NONE;
 	return GPUROBUST_RECOVERY_UNKNOWN;
 }
 
@@ -809,6 +833,12 @@ static void series_reset_line(struct parser *ps, struct span line)
 		ok = take_pid(v, &r->pid);
 	} else if (span_eq(key, "innocent_ctx")) {
 		ok = add_innocent(ps, v);
+	} else if (span_eq(key, "vram_lost")) {
+		ok = span_eq(v, "0") || span_eq(v, "1");
+		if (ok) {
+			r->has_vram_lost = true;
+			ps->d->vram_lost = span_eq(v, "1");
+		}
 	}
 	/* other keys: a later version's additions (D4) */
 	if (!ok)
@@ -958,6 +988,10 @@ static void content_line(struct parser *ps, struct span line)
 	case SEC_SERIES_HANG_RING:
 		series_hang_ring_line(ps, line);
 		break;
+	case SEC_SERIES_HANG_RING_V2:
+		ring_blocks_line(ps, line, &ps->d->hang_rings, &ps->d->n_hang_rings,
+				 &ps->hang_rings_cap);
+		break;
 	case SEC_SERIES_CAPTURE:
 		series_capture_line(ps, line);
 		break;
@@ -992,7 +1026,7 @@ static enum gpurobust_cd_generation generation(const struct gpurobust_coredump *
 	if (!f)
 		return GPUROBUST_CD_GEN_UNKNOWN;
 	if (f & (GPUROBUST_CD_SERIES_RESET | GPUROBUST_CD_SERIES_HANG_RING |
-		 GPUROBUST_CD_SERIES_CAPTURE))
+		 GPUROBUST_CD_SERIES_HANG_RING_V2 | GPUROBUST_CD_SERIES_CAPTURE))
 		return GPUROBUST_CD_GEN_SERIES;
 	if (f & (GPUROBUST_CD_IP_DISCOVERY | GPUROBUST_CD_IBS))
 		by_sections = GPUROBUST_CD_GEN_IB_DUMP;
@@ -1149,6 +1183,13 @@ int gpurobust_coredump_decode(struct gpurobust_coredump *d, const char *text, si
 			return -EINVAL;
 		r = decode_block(d, "IB", s, false, &ib->dwords, &ib->n_dwords);
 	}
+	for (size_t i = 0; i < d->n_hang_rings && !r; i++) {
+		struct gpurobust_cd_ring *ring = &d->hang_rings[i];
+
+		if (!range_of(text, len, ring->contents_offset, ring->contents_len, &s))
+			return -EINVAL;
+		r = decode_block(d, ring->name, s, true, &ring->dwords, &ring->n_dwords);
+	}
 	if (!r) {
 		struct gpurobust_cd_ring *ring = &d->hang_ring;
 
@@ -1164,8 +1205,13 @@ const struct gpurobust_cd_ring *gpurobust_coredump_hung_ring(const struct gpurob
 {
 	if (!d)
 		return NULL;
+	const char *name = d->reset.ring[0] ? d->reset.ring : d->timeout_ring;
+
 	if (d->features & GPUROBUST_CD_SERIES_HANG_RING)
 		return &d->hang_ring;
+	for (size_t i = 0; name[0] && i < d->n_hang_rings; i++)
+		if (!strcmp(d->hang_rings[i].name, name))
+			return &d->hang_rings[i];
 	if (!d->rings_at_hang || !d->timeout_ring[0])
 		return NULL;
 	for (size_t i = 0; i < d->n_rings; i++)
@@ -1197,6 +1243,9 @@ void gpurobust_coredump_free(struct gpurobust_coredump *d)
 		free(d->ibs[i].dwords);
 	free(d->ibs);
 	free(d->hang_ring.dwords);
+	for (size_t i = 0; i < d->n_hang_rings; i++)
+		free(d->hang_rings[i].dwords);
+	free(d->hang_rings);
 	free(d->reset.innocents);
 	for (size_t i = 0; i < d->n_captures; i++)
 		free(d->captures[i].data);
@@ -1226,6 +1275,7 @@ const char *gpurobust_recovery_type_name(enum gpurobust_recovery_type type)
 	case GPUROBUST_RECOVERY_SOFT: return "soft_recovery";
 	case GPUROBUST_RECOVERY_RING: return "ring_reset";
 	case GPUROBUST_RECOVERY_FULL: return "full_reset";
+	case GPUROBUST_RECOVERY_NONE: return "none";
 	}
 	return "invalid";
 }

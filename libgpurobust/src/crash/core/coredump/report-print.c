@@ -199,6 +199,12 @@ int gpurobust_report_print(const struct gpurobust_report *r,
 			dump->n_captures, dump->n_captures == 1 ? "" : "s");
 	else
 		fprintf(out, "  no breadcrumbs (the process mapped no dumpable buffer)\n");
+	if (dump && gpurobust_coredump_hung_ring(dump)) {
+		const struct gpurobust_cd_ring *ring = gpurobust_coredump_hung_ring(dump);
+
+		fprintf(out, "  ring %s at hang time: rptr 0x%" PRIx64 ", wptr 0x%" PRIx64
+			", %u dwords\n", esc(&e, ring->name), ring->rptr, ring->wptr, ring->size_dw);
+	}
 	if (dump)
 		for (size_t i = 0; i < dump->n_ibs; i++)
 			fprintf(out, "  IB #%zu at 0x%" PRIx64 ", %u dwords%s\n", i,
