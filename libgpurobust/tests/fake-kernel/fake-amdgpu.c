@@ -568,20 +568,20 @@ static int gem_va_ioctl(const struct drm_amdgpu_gem_va *va)
 	default:
 		return -EINVAL;
 	}
+	/* D3's checks, where the series makes them: the operation and size
+	 * before the handle lookup, the buffer after it, the count last */
+	if (dumpable) {
+		if (va->operation == AMDGPU_VA_OP_UNMAP || va->operation == AMDGPU_VA_OP_CLEAR)
+			return -EINVAL;
+		if (va->map_size > AMDGPU_VM_DUMPABLE_MAX_SIZE)
+			return -E2BIG;
+	}
 	if (va->operation != AMDGPU_VA_OP_CLEAR && !prt) {
 		bo = find_bo(va->handle);
 		if (!bo)
 			return -ENOENT;
-	}
-	/* D3's checks, in the order Documentation/uapi.md gives them */
-	if (dumpable) {
-		if (prt || va->operation == AMDGPU_VA_OP_UNMAP ||
-		    va->operation == AMDGPU_VA_OP_CLEAR)
-			return -EINVAL;
-		if (bo->imported)
+		if (dumpable && bo->imported)
 			return FAKE_DUMPABLE_IMPORTED_ERRNO;
-		if (va->map_size > AMDGPU_VM_DUMPABLE_MAX_SIZE)
-			return -E2BIG;
 	}
 	if ((va->va_address | va->offset_in_bo | va->map_size) & (PAGE - 1))
 		return -EINVAL;

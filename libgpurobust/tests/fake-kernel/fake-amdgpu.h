@@ -86,14 +86,17 @@ void fake_amdgpu_fence(uint32_t ctx_id, uint64_t seq_no, int state);
  * so a kernel without the series rejects AMDGPU_VM_DUMPABLE that way; an
  * overlapping or out-of-BO mapping is -EINVAL, unmapping what is not mapped
  * -ENOENT, an unknown handle -ENOENT. With the series
- * (fake_amdgpu_set_dumpable()) the flag is checked as Documentation/uapi.md
- * says: -EINVAL with AMDGPU_VM_PAGE_PRT or on UNMAP / CLEAR, -E2BIG above
- * AMDGPU_VM_DUMPABLE_MAX_SIZE, -ENOSPC beyond AMDGPU_VM_DUMPABLE_MAX_MAPPINGS,
- * FAKE_DUMPABLE_IMPORTED_ERRNO for an imported BO. Unmapping, replacing or
- * closing the BO frees the slot. All files of the node share one VM: the
- * tests open one file per kernel reset.
+ * (fake_amdgpu_set_dumpable()) the flag is checked as the series' D3 patch
+ * and Documentation/uapi.md have it: -EINVAL with AMDGPU_VM_PAGE_PRT or on
+ * UNMAP / CLEAR, -E2BIG above AMDGPU_VM_DUMPABLE_MAX_SIZE, then the handle
+ * (-ENOENT), FAKE_DUMPABLE_IMPORTED_ERRNO for an imported BO, -ENOSPC beyond
+ * AMDGPU_VM_DUMPABLE_MAX_MAPPINGS (a REPLACE first gives back the slots of
+ * what it replaces). Unmapping, replacing or clearing a dumpable mapping, or
+ * closing its BO, frees the slot (the fake drops a mapping that is replaced
+ * or cleared in part, where the kernel keeps the rest, not dumpable). All
+ * files of the node share one VM: the tests open one file per kernel reset.
  */
-#define FAKE_DUMPABLE_IMPORTED_ERRNO (-EPERM)
+#define FAKE_DUMPABLE_IMPORTED_ERRNO (-EOPNOTSUPP)
 
 /* A kernel with the series' D3 patch: AMDGPU_VM_DUMPABLE is a valid flag. */
 void fake_amdgpu_set_dumpable(bool dumpable);
