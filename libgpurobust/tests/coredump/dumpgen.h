@@ -120,8 +120,9 @@ static inline void gen_ibs_71(struct textbuf *b)
 	tb_printf(b, "\nIB #%d 0x%llx %d dw\n", 1, 0x800300000ULL, 16);
 }
 
-/* A "User Capture v1" section in the kernel printer's layout (see
- * kernel/fixtures/series-d4-full-reset.devcoredump): 8 dwords a line. */
+/* A "User Capture v1" section in its first layout, as the series' v1
+ * printer wrote it (kernel/fixtures/series-d4-full-reset.devcoredump of
+ * main at bbb5ad8): size: and 8 dwords a line, no va:. */
 static inline void gen_capture(struct textbuf *b, const uint8_t *capture, size_t capture_len)
 {
 	tb_printf(b, "**** User Capture v1 ****\n");
