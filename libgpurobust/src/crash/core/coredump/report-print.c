@@ -187,6 +187,9 @@ int gpurobust_report_print(const struct gpurobust_report *r,
 			gl_name(r->guilty.gl_status), r->guilty.classification);
 		fprintf(out, "  innocent     %s, %s (%s)\n", vk_name(r->innocent.vk_result),
 			gl_name(r->innocent.gl_status), r->innocent.classification);
+	} else if (r->type == GPUROBUST_RECOVERY_NONE) {
+		/* Reset v1's "type: none": the kernel did not try (gpu_recovery=0) */
+		fprintf(out, "  unknown: no recovery was attempted\n");
 	} else {
 		fprintf(out, "  unknown: the recovery type is not known\n");
 	}
