@@ -94,7 +94,8 @@ struct gpurobust_bc_pool_config {
 	 * (rounded up to a power of two) into its memory after the records, so
 	 * that gpurobust_bc_decode() of a devcoredump needs no metadata saved
 	 * by the process. Each record then costs 48 + 16 * mirror_scopes bytes,
-	 * so size the pool to the hang-capture buffer it is registered as. */
+	 * so size the pool to the dumpable mapping it is in (64 KiB at most,
+	 * gpurobust/breadcrumbs-amdgpu.h). */
 	uint32_t mirror_scopes;
 	/* Room for mirrored names; 0 means 4096 bytes when mirroring. */
 	uint32_t mirror_name_bytes;

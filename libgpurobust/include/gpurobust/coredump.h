@@ -39,6 +39,7 @@ extern "C" {
 #define GPUROBUST_CD_SERIES_HANG_RING	(1u << 10) /* "**** Hang Ring v1 ****" (D2) */
 #define GPUROBUST_CD_SERIES_CAPTURE	(1u << 11) /* "**** User Capture v1 ****" (D3) */
 #define GPUROBUST_CD_REGISTERS		(1u << 12) /* "AMDGPU register dumps:" (<= 6.10) */
+#define GPUROBUST_CD_SERIES_HANG_RING_V2 (1u << 13) /* "**** Hang Ring v2 ****" (D2) */
 
 /* Which printer wrote a dump, derived from the sections it has. */
 enum gpurobust_cd_generation {
@@ -92,6 +93,7 @@ enum gpurobust_recovery_type {
 	GPUROBUST_RECOVERY_SOFT,	/* soft_recovery */
 	GPUROBUST_RECOVERY_RING,	/* ring_reset */
 	GPUROBUST_RECOVERY_FULL,	/* full_reset */
+	GPUROBUST_RECOVERY_NONE,	/* none: no recovery was attempted (Reset v1) */
 };
 
 enum gpurobust_recovery_outcome {
@@ -119,16 +121,29 @@ struct gpurobust_cd_reset {
 	int32_t pid;
 	struct gpurobust_cd_innocent *innocents;
 	size_t n_innocents;
+	/* the "vram_lost: 0|1" key, the series' final answer; when present it
+	 * also sets gpurobust_coredump.vram_lost */
+	bool has_vram_lost;
 };
 
-/* One "**** User Capture v1 ****" section (D3). A file registers up to
- * AMDGPU_HANG_CAPTURE_MAX_BOS (4) buffers, so a dump has up to 4 of them. */
+/* One "**** User Capture v1 ****" section (D3): a dumpable mapping
+ * (AMDGPU_VM_DUMPABLE) of the guilty VM, which has at most 4 of them
+ * (AMDGPU_VM_DUMPABLE_MAX_MAPPINGS), so a dump has up to 4 sections. The
+ * first layout (the series' v1 GEM op) had the size: line and the dwords
+ * only; the current one adds va: and, when the kernel could not copy the
+ * mapping, error: with size 0. Unknown keys are skipped. */
 #define GPUROBUST_CD_MAX_CAPTURES 4
 struct gpurobust_cd_capture {
 	uint8_t *data;
 	size_t len;		/* bytes read; less than size when cut short */
-	size_t size;		/* the section's "size:" line */
+	size_t size;		/* the section's "size:" line: bytes copied */
 	size_t line;		/* 1-based line of the section title */
+	/* the "va:" line: where the mapping starts in the guilty VM */
+	bool has_va;
+	uint64_t va;
+	/* the "error:" line: the negative errno of a copy that failed (the
+	 * mapping was gone or could not be read); 0 when copied */
+	int error;
 };
 
 /* Severity of a diagnostic. */
@@ -206,6 +221,16 @@ struct gpurobust_coredump {
 	 * prototype printed the kernel log's fault lines instead. */
 	bool fault_seen;
 	char fault_client[24];		/* the prototype's "from client 0x1b (UTCL2)" */
+	/* "Ring buffer information" holds the rings as they were when the job
+	 * timed out, only those with unsignalled fences and the timed-out one
+	 * (7.1+, eea85914d15b); false for the 6.10 to 7.0 printers, which read
+	 * every ring when the dump is read */
+	bool rings_at_hang;
+	/* The series' "**** Hang Ring v2 ****" section (D2): every ring the
+	 * kernel copied when the job timed out (those with unsignalled fences
+	 * and the timed-out one), each in the 7.1 ring block's format. */
+	struct gpurobust_cd_ring *hang_rings;
+	size_t n_hang_rings;
 };
 
 /**
@@ -232,7 +257,7 @@ void gpurobust_coredump_free(struct gpurobust_coredump *dump);
  * @text: the same text that was parsed
  * @len: its length
  *
- * Fills dwords and n_dwords of every ring, IB and the hang ring from their
+ * Fills dwords and n_dwords of every ring, IB and hang ring from their
  * printed lines. A line that is not a dword, or an offset out of sequence,
  * stops its block with a WARNING diagnostic. Calling it again does nothing.
  *
@@ -240,6 +265,23 @@ void gpurobust_coredump_free(struct gpurobust_coredump *dump);
  * one, -ENOMEM.
  */
 int gpurobust_coredump_decode(struct gpurobust_coredump *dump, const char *text, size_t len);
+
+/**
+ * gpurobust_coredump_hung_ring() - the timed-out ring's contents at hang time
+ * @dump: a parsed dump
+ *
+ * The series' "**** Hang Ring v1 ****" section when there is one; else the
+ * timed-out ring's block of its "**** Hang Ring v2 ****" section (the ring
+ * the Reset section or "Ring timed out details" names); else, in a dump of
+ * the 7.1 printer (upstream's "save ring content before resetting
+ * the device", eea85914d15b), the "Ring buffer information" entry of the
+ * timed-out ring, which that printer copies when the job times out. The
+ * 6.10 to 7.0 printers read the rings when the dump is read, after the
+ * reset: their rings are not the hang's, and NULL is returned for them.
+ *
+ * Return: the ring, or NULL when the dump holds no hang-time copy of it.
+ */
+const struct gpurobust_cd_ring *gpurobust_coredump_hung_ring(const struct gpurobust_coredump *dump);
 
 /* Stable lower-case names for logs and JSON; "invalid" for unknown values. */
 const char *gpurobust_cd_generation_name(enum gpurobust_cd_generation gen);

@@ -32,6 +32,20 @@
 #define AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET (1 << 6)
 #endif
 
+/* D3 (Documentation/uapi.md, the series' D3 patch): a drm_amdgpu_gem_va flag
+ * for AMDGPU_VA_OP_MAP and _REPLACE that puts the mapping's contents into
+ * the devcoredump of a hang its VM is guilty of, and the kernel's caps per VM
+ * (per DRM file). Kernels without it reject the flag with -EINVAL. */
+#ifndef AMDGPU_VM_DUMPABLE
+#define AMDGPU_VM_DUMPABLE (1 << 11)
+#endif
+#ifndef AMDGPU_VM_DUMPABLE_MAX_MAPPINGS
+#define AMDGPU_VM_DUMPABLE_MAX_MAPPINGS 4
+#endif
+#ifndef AMDGPU_VM_DUMPABLE_MAX_SIZE
+#define AMDGPU_VM_DUMPABLE_MAX_SIZE (64 << 10)
+#endif
+
 /* The driver version with which this project's kernel series reports the
  * per-context semantics: 3.61.1 and later patchlevels of the 3.61 (Linux 6.12)
  * branch (Documentation/uapi.md; kernel/scripts/check-uapi.sh compares it with

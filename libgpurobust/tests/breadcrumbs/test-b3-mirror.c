@@ -106,7 +106,7 @@ static void assert_same_report(const struct gpurobust_bc_report *a,
 	}
 }
 
-/* The whole pool, as registered for the hang capture, decodes from its
+/* The whole pool, as mapped dumpable for the devcoredump, decodes from its
  * bytes alone exactly as it does with the live process's metadata. */
 static void B3_decode_without_process_metadata(void **state)
 {

@@ -120,8 +120,9 @@ static inline void gen_ibs_71(struct textbuf *b)
 	tb_printf(b, "\nIB #%d 0x%llx %d dw\n", 1, 0x800300000ULL, 16);
 }
 
-/* A "User Capture v1" section in the kernel printer's layout (see
- * kernel/fixtures/series-d4-full-reset.devcoredump): 8 dwords a line. */
+/* A "User Capture v1" section in its first layout, as the series' v1
+ * printer wrote it (kernel/fixtures/series-d4-full-reset.devcoredump of
+ * main at bbb5ad8): size: and 8 dwords a line, no va:. */
 static inline void gen_capture(struct textbuf *b, const uint8_t *capture, size_t capture_len)
 {
 	tb_printf(b, "**** User Capture v1 ****\n");
@@ -132,6 +133,51 @@ static inline void gen_capture(struct textbuf *b, const uint8_t *capture, size_t
 		for (size_t k = 0; k < 4 && i + k < capture_len; k++)
 			dw |= (uint32_t)capture[i + k] << (8 * k);
 		tb_printf(b, "%08x%s", dw, (i / 4) % 8 == 7 || i + 4 >= capture_len ? "\n" : " ");
+	}
+}
+
+/* A "User Capture v1" section in D3 v2's layout, built from the printer's
+ * format strings of Documentation/uapi.md ("va: 0x%016llx", "size: %u",
+ * "error: %d", 8 dwords a line): no kernel has printed one yet. @error not
+ * 0 prints a failed copy (size 0, no dwords); @extra_key adds a key a later
+ * layout might, before the size. */
+static inline void gen_capture_v2(struct textbuf *b, uint64_t va, const uint8_t *capture,
+				  size_t capture_len, int error, const char *extra_key)
+{
+	tb_printf(b, "**** User Capture v1 ****\n");
+	tb_printf(b, "va: 0x%016llx\n", (unsigned long long)va);
+	if (extra_key)
+		tb_printf(b, "%s\n", extra_key);
+	tb_printf(b, "size: %u\n", error ? 0u : (unsigned int)capture_len);
+	if (error) {
+		tb_printf(b, "error: %d\n", error);
+		return;
+	}
+	for (size_t i = 0; i < capture_len; i += 4) {
+		uint32_t dw = 0;
+
+		for (size_t k = 0; k < 4 && i + k < capture_len; k++)
+			dw |= (uint32_t)capture[i + k] << (8 * k);
+		tb_printf(b, "%08x%s", dw, (i / 4) % 8 == 7 || i + 4 >= capture_len ? "\n" : " ");
+	}
+}
+
+/* The series' "**** Hang Ring v2 ****" (D2), built from the layout the
+ * series' printer is documented to write (Documentation/uapi.md): one 7.1
+ * ring block per ring copied at hang time, ring i dword j =
+ * 0xa0000000 | i << 16 | j. */
+static inline void gen_hang_ring_v2(struct textbuf *b, int n, int size_dw)
+{
+	tb_printf(b, "\n**** Hang Ring v2 ****\n");
+	for (int i = 0; i < n; i++) {
+		tb_printf(b, "ring name: %s\n", i ? "comp_1.0.0" : "gfx_0.0.0");
+		tb_printf(b, "Rptr: 0x%llx Wptr: 0x%llx RB mask: %x\n", 0x10ULL + (unsigned)i,
+			  0x20ULL + (unsigned)i, (unsigned int)size_dw - 1);
+		tb_printf(b, "Ring size in dwords: %d\n", size_dw);
+		tb_printf(b, "Ring contents\n");
+		tb_printf(b, "Offset \t Value\n");
+		for (int j = 0; j < size_dw * 4; j += 4)
+			tb_printf(b, "0x%x \t 0x%x\n", j, 0xa0000000u | (unsigned int)(i << 16 | j / 4));
 	}
 }
 

@@ -2,9 +2,9 @@
 // Copyright © 2026 The gpurobust authors
 /*
  * Prints, as a C array of dwords, the breadcrumb pool that a
- * hung process leaves in its hang-capture buffer: the bytes that the
+ * hung process leaves in its dumpable mapping: the bytes that the
  * series' devcoredump KUnit test (D4_fixture, kernel/patches) puts in the
- * buffer it registers, so that the printer's fixture
+ * buffer it maps dumpable, so that the printer's fixture
  * (kernel/fixtures/series-d4-full-reset.devcoredump) carries breadcrumbs
  * that `gpurobust report` decodes from the dump alone. The pool mirrors its
  * scopes (B3), and the GPU writes come from the real packet encoders replayed
@@ -23,7 +23,7 @@
 #include "driver/core/breadcrumbs/internal.h"
 #include "fake-gpu.h"
 
-/* The size of the buffer the kernel test registers (CAPTURE_SIZE there). */
+/* The size of the buffer the kernel test maps dumpable (CAPTURE_SIZE there). */
 #define CAPTURE_BYTES 4096
 
 static struct fake_ib gfx;

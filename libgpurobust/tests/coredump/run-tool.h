@@ -57,4 +57,25 @@ static inline json_object *parse_strict(const char *text)
 	return o;
 }
 
+/* The report's title line of User Capture @i of @n: "User Capture i of n
+ * (B bytes[ at 0xVA]): STATUS"; asserts that STATUS starts with @status and
+ * returns the line's bytes value. The va part is there for D3 v2 dumps
+ * only, so the check holds for either layout. */
+static inline size_t assert_capture_line(const char *out, size_t i, size_t n, const char *status)
+{
+	char head[64];
+	const char *at, *close, *eol;
+	size_t bytes;
+
+	snprintf(head, sizeof(head), "User Capture %zu of %zu (", i, n);
+	at = strstr(out, head);
+	assert_non_null(at);
+	eol = strchr(at, '\n');
+	close = strstr(at, "): ");
+	assert_true(close && (!eol || close < eol));
+	assert_int_equal(strncmp(close + 3, status, strlen(status)), 0);
+	assert_int_equal(sscanf(at + strlen(head), "%zu bytes", &bytes), 1);
+	return bytes;
+}
+
 #endif

@@ -282,6 +282,238 @@ static void test_D3_capture_truncated(void **state)
 	free(b.p);
 }
 
+/* D3 v2 (generated from the layout's format strings, see gen_capture_v2()):
+ * va: and error: are read, unknown keys skipped, several sections kept in
+ * order, and a failed copy is a section with its errno and no bytes. */
+static void test_D3_v2_capture_layout_generated(void **state)
+{
+	uint8_t a[64], c[32];
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(a); i++)
+		a[i] = (uint8_t)(i * 7 + 1);
+	memset(c, 0xab, sizeof(c));
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	gen_series(&b, NULL, 0);
+	gen_capture_v2(&b, 0x800000100000ull, a, sizeof(a), 0, NULL);
+	gen_capture_v2(&b, 0x800000200000ull, NULL, 0, -14, NULL);
+	gen_capture_v2(&b, 0x800000300000ull, c, sizeof(c), 0, "flags: 0x6");
+	d = parse(b.p, b.len);
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_SERIES);
+	assert_int_equal(d->n_captures, 3);
+	assert_true(d->captures[0].has_va);
+	assert_int_equal(d->captures[0].va, 0x800000100000ull);
+	assert_int_equal(d->captures[0].size, sizeof(a));
+	assert_int_equal(d->captures[0].len, sizeof(a));
+	assert_int_equal(d->captures[0].error, 0);
+	assert_memory_equal(d->captures[0].data, a, sizeof(a));
+	/* the copy that failed: its va, its errno, nothing else */
+	assert_int_equal(d->captures[1].va, 0x800000200000ull);
+	assert_int_equal(d->captures[1].error, -14);
+	assert_int_equal(d->captures[1].size, 0);
+	assert_int_equal(d->captures[1].len, 0);
+	/* an unknown key is skipped, the bytes still read */
+	assert_int_equal(d->captures[2].va, 0x800000300000ull);
+	assert_int_equal(d->captures[2].len, sizeof(c));
+	assert_memory_equal(d->captures[2].data, c, sizeof(c));
+	assert_ptr_equal(d->capture, d->captures[0].data);
+	assert_false(d->truncated);
+	for (size_t i = 0; i < d->n_diags; i++)
+		assert_int_not_equal(d->diags[i].severity, GPUROBUST_CD_ERROR);
+	assert_false(has_diag(d, GPUROBUST_CD_WARNING, "User Capture"));
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* The v1 layout (size: and dwords only) reads as before: no va, no error. */
+static void test_D3_v1_capture_layout_still_read(void **state)
+{
+	uint8_t a[40] = { 9, 8, 7 };
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	gen_series(&b, a, sizeof(a));
+	d = parse(b.p, b.len);
+	assert_int_equal(d->n_captures, 1);
+	assert_false(d->captures[0].has_va);
+	assert_int_equal(d->captures[0].error, 0);
+	assert_int_equal(d->captures[0].len, sizeof(a));
+	assert_memory_equal(d->captures[0].data, a, sizeof(a));
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* Bad D3 v2 values are diagnosed, never fatal: a positive or unreadable
+ * error, an unreadable va, a size above the 64 KiB cap, a second size. */
+static void test_D3_v2_capture_bad_values(void **state)
+{
+	static const struct {
+		const char *text, *diag;
+	} cases[] = {
+		{ "va: 0x1000\nsize: 4\nerror: 14\n", "bad error" },
+		{ "va: 0x1000\nsize: 0\nerror: -x\n", "bad error" },
+		{ "va: nowhere\nsize: 4\n00000001\n", "bad va" },
+		{ "va: 0x1000\nsize: 65540\n", "bad size" },
+		{ "size: 4\n00000001\nsize: 4\n", "second size" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct textbuf b = { 0 };
+		struct gpurobust_coredump *d;
+
+		gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+		tb_printf(&b, "**** User Capture v1 ****\n%s", cases[i].text);
+		d = parse(b.p, b.len);
+		assert_true(has_diag(d, GPUROBUST_CD_WARNING, cases[i].diag));
+		assert_int_equal(d->captures[0].error, 0);
+		gpurobust_coredump_free(d);
+		free(b.p);
+	}
+}
+
+/* D2 on upstream 7.1 (generated from the printer's source, commit
+ * eea85914d15b "save ring content before resetting the device": the same
+ * ring block, printed from a copy taken when the job timed out, of the
+ * rings with unsignalled fences and the timed-out one). Before 7.1 the
+ * block is read after the reset: no hang-time ring. */
+static void test_D2_71_rings_at_hang_generated(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+	const struct gpurobust_cd_ring *hung;
+
+	(void)state;
+	gen_header_612(&b, "7.1.0", "a", 1, "gfx_0.0.0");
+	gen_rings_612(&b, 2, 8);
+	gen_ibs_71(&b);
+	d = parse(b.p, b.len);
+	assert_true(d->rings_at_hang);
+	hung = gpurobust_coredump_hung_ring(d);
+	assert_non_null(hung);
+	assert_string_equal(hung->name, d->timeout_ring);
+	assert_int_equal(hung->size_dw, 8);
+	gpurobust_coredump_free(d);
+	free(b.p);
+
+	/* 6.12's printer: the same block, read after the reset */
+	b = (struct textbuf){ 0 };
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	gen_rings_612(&b, 2, 8);
+	d = parse(b.p, b.len);
+	assert_false(d->rings_at_hang);
+	assert_null(gpurobust_coredump_hung_ring(d));
+	gpurobust_coredump_free(d);
+	free(b.p);
+
+	/* the series' Hang Ring v1 is the hang's ring whatever the kernel */
+	b = (struct textbuf){ 0 };
+	gen_header_612(&b, "6.12.117", "a", 1, "gfx_0.0.0");
+	gen_series(&b, NULL, 0);
+	d = parse(b.p, b.len);
+	assert_ptr_equal(gpurobust_coredump_hung_ring(d), &d->hang_ring);
+	gpurobust_coredump_free(d);
+	free(b.p);
+	assert_null(gpurobust_coredump_hung_ring(NULL));
+}
+
+/* A ring that is not there: 7.1's printer only has a copy of some rings,
+ * and none when its allocation failed. */
+static void test_D2_71_no_copy_of_timed_out_ring(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "7.1.0", "a", 1, "comp_1.0.0");
+	gen_rings_612(&b, 1, 8);
+	d = parse(b.p, b.len);
+	assert_true(d->rings_at_hang);
+	assert_null(gpurobust_coredump_hung_ring(d));
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* D2 v2 (generated from the series printer's documented layout, see
+ * gen_hang_ring_v2()): every ring copied at hang time, each a 7.1 ring
+ * block, decoded; the timed-out one is the hung ring; the read-time 6.12
+ * ring block next to it stays what it is. */
+static void test_D2_hang_ring_v2_generated(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+	const struct gpurobust_cd_ring *hung;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117+", "a", 1, "comp_1.0.0");
+	gen_rings_612(&b, 2, 8);
+	tb_printf(&b, "\n**** Reset v1 ****\ntype: ring_reset\noutcome: recovered\n"
+		  "ring: comp_1.0.0\nvram_lost: 0\n");
+	gen_hang_ring_v2(&b, 2, 16);
+	d = parse(b.p, b.len);
+	assert_int_equal(gpurobust_coredump_decode(d, b.p, b.len), 0);
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_SERIES);
+	assert_true(d->features & GPUROBUST_CD_SERIES_HANG_RING_V2);
+	assert_false(d->features & GPUROBUST_CD_SERIES_HANG_RING);
+	assert_int_equal(d->n_rings, 2);
+	assert_int_equal(d->n_hang_rings, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(d->hang_rings[i].size_dw, 16);
+		assert_int_equal(d->hang_rings[i].n_dwords, 16);
+		assert_int_equal(d->hang_rings[i].rptr, 0x10 + i);
+		assert_int_equal(d->hang_rings[i].wptr, 0x20 + i);
+		assert_int_equal(d->hang_rings[i].buf_mask, 15);
+		for (uint32_t j = 0; j < 16; j++)
+			assert_int_equal(d->hang_rings[i].dwords[j], 0xa0000000u | i << 16 | j);
+	}
+	/* the read-time ring block is the 6.12 one, not the hang's */
+	assert_int_equal(d->rings[1].n_dwords, 8);
+	hung = gpurobust_coredump_hung_ring(d);
+	assert_ptr_equal(hung, &d->hang_rings[1]);
+	assert_string_equal(hung->name, "comp_1.0.0");
+	assert_true(d->reset.has_vram_lost);
+	assert_false(d->vram_lost);
+	for (size_t i = 0; i < d->n_diags; i++)
+		assert_int_equal(d->diags[i].severity, GPUROBUST_CD_NOTE);
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
+/* Reset v1's additions: type none (no recovery attempted), vram_lost as the
+ * final answer even when the 6.12 part skipped its check. */
+static void test_D1_reset_none_and_vram_lost(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117+", "a", 1, "gfx_0.0.0");
+	tb_printf(&b, "VRAM lost check is skipped!\n");
+	tb_printf(&b, "\n**** Reset v1 ****\ntype: none\noutcome: failed\nvram_lost: 1\n");
+	d = parse(b.p, b.len);
+	assert_int_equal(d->reset.type, GPUROBUST_RECOVERY_NONE);
+	assert_string_equal(gpurobust_recovery_type_name(d->reset.type), "none");
+	assert_int_equal(d->reset.outcome, GPUROBUST_OUTCOME_FAILED);
+	assert_true(d->reset.has_vram_lost);
+	assert_true(d->vram_lost);
+	assert_false(has_diag(d, GPUROBUST_CD_WARNING, "Reset"));
+	gpurobust_coredump_free(d);
+	free(b.p);
+	/* a value that is neither is diagnosed and changes nothing */
+	b = (struct textbuf){ 0 };
+	gen_header_612(&b, "6.12.117+", "a", 1, "gfx_0.0.0");
+	tb_printf(&b, "\n**** Reset v1 ****\nvram_lost: yes\n");
+	d = parse(b.p, b.len);
+	assert_false(d->reset.has_vram_lost);
+	assert_true(has_diag(d, GPUROBUST_CD_WARNING, "Reset: bad value for vram_lost"));
+	gpurobust_coredump_free(d);
+	free(b.p);
+}
+
 /* A ring cut in the middle: partial dwords, an error naming the ring. */
 static void test_ring_truncated_partial(void **state)
 {
@@ -395,6 +627,13 @@ int main(void)
 		cmocka_unit_test(test_D1_D2_D3_series_sections_generated),
 		cmocka_unit_test(test_D4_unknown_and_newer_sections),
 		cmocka_unit_test(test_D3_capture_truncated),
+		cmocka_unit_test(test_D3_v2_capture_layout_generated),
+		cmocka_unit_test(test_D3_v1_capture_layout_still_read),
+		cmocka_unit_test(test_D3_v2_capture_bad_values),
+		cmocka_unit_test(test_D2_71_rings_at_hang_generated),
+		cmocka_unit_test(test_D2_71_no_copy_of_timed_out_ring),
+		cmocka_unit_test(test_D2_hang_ring_v2_generated),
+		cmocka_unit_test(test_D1_reset_none_and_vram_lost),
 		cmocka_unit_test(test_ring_truncated_partial),
 		cmocka_unit_test(test_large_rings_located_exactly),
 		cmocka_unit_test(test_D4_every_prefix),

@@ -149,8 +149,8 @@ static void test_D3_report_meta_cli_json(void **state)
 }
 
 /* The series' printer output (kernel/fixtures) with a mirroring pool's
- * bytes appended as a second User Capture section, as a file that
- * registered two buffers would get; the GPU stopped inside the three
+ * bytes appended as a second User Capture section in D3 v2's layout (with
+ * its va:), as a VM with two dumpable mappings would get; the GPU stopped inside the three
  * scopes @names, on a stream labelled @label. Written to @path (a mkstemp
  * template); false when the kernel fixture is missing. */
 static bool mirrored_dump(const char *const names[3], const char *label, char *path)
@@ -188,7 +188,7 @@ static bool mirrored_dump(const char *const names[3], const char *label, char *p
 	fake_gpu_run(&gfx, me, 2, map, FAKE_GPU_VA);
 
 	tb_printf(&dump, "%s", fixture);
-	gen_capture(&dump, map, 4096);
+	gen_capture_v2(&dump, FAKE_GPU_VA, map, 4096, 0, NULL);
 	fd = mkstemp(path);
 	assert_int_equal(write(fd, dump.p, dump.len), (ssize_t)dump.len);
 	close(fd);
@@ -214,8 +214,9 @@ static void test_D3_report_decodes_mirrored_capture_without_meta(void **state)
 	assert_int_equal(run(&out, "report '%s'", dump_path), 0);
 	/* the fixture's own capture comes first and titles the report */
 	assert_non_null(strstr(out, "What the GPU was doing\n  Draw 7\n"));
-	assert_non_null(strstr(out, "User Capture 1 of 2 (4096 bytes): breadcrumbs\n"));
-	assert_non_null(strstr(out, "User Capture 2 of 2 (4096 bytes): breadcrumbs\n"));
+	assert_capture_line(out, 1, 2, "breadcrumbs\n");
+	assert_non_null(strstr(out, "User Capture 2 of 2 (4096 bytes at 0x0000800000100000): "
+				    "breadcrumbs\n"));
 	assert_non_null(strstr(out, "Frame/Shadows/Draw 12"));
 	free(out);
 	assert_int_equal(run(&out, "report '%s' --json", dump_path), 0);

@@ -121,6 +121,34 @@ static void test_L2_L3_D1_series_ring_reset(void **state)
 	free(b.p);
 }
 
+/* D1: "type: none" (no recovery attempted) maps to no context outcome, says
+ * so, and Reset v1's vram_lost is the report's. */
+static void test_D1_series_no_recovery(void **state)
+{
+	struct textbuf b = { 0 };
+	struct gpurobust_report *r;
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	gen_header_612(&b, "6.12.117+", "vkcube", 4101, "gfx_0.0.0");
+	tb_printf(&b, "VRAM lost check is skipped!\n\n**** Reset v1 ****\ntype: none\n"
+		  "outcome: failed\nring: gfx_0.0.0\nvram_lost: 1\n");
+	r = report_of(b.p, b.len, NULL, NULL);
+	assert_int_equal(r->type, GPUROBUST_RECOVERY_NONE);
+	assert_false(r->mapped);
+	assert_true(r->vram_lost);
+	f = open_memstream(&out, &len);
+	assert_int_equal(gpurobust_report_print(r, NULL, f), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "  recovery     none, failed\n"));
+	assert_non_null(strstr(out, "  unknown: no recovery was attempted\n"));
+	free(out);
+	gpurobust_report_free(r);
+	free(b.p);
+}
+
 /* The dump names the process and fault; the log adds the recovery. */
 static void test_dump_and_log_fold(void **state)
 {
@@ -415,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_L1_L7_soft_recovery_legacy),
 		cmocka_unit_test(test_L4_ring_reset_legacy_is_unknown),
 		cmocka_unit_test(test_L2_L3_D1_series_ring_reset),
+		cmocka_unit_test(test_D1_series_no_recovery),
 		cmocka_unit_test(test_dump_and_log_fold),
 		cmocka_unit_test(test_signature_buckets),
 		cmocka_unit_test(test_json_parses_back),

@@ -36,6 +36,31 @@
 #define AMDGPU_INFO_GPUVM_FAULT 0x23
 #endif
 #define QUERY2_PER_CTX_RESET (1u << 6)
+#define MAX_BOS 32
+#define MAX_MAPPINGS 64
+#define PAGE 4096ull
+/* D3 (Documentation/uapi.md): the series' flag and caps, which Debian's
+ * libdrm 2.4.114 headers lack. */
+#ifndef AMDGPU_VM_DUMPABLE
+#define AMDGPU_VM_DUMPABLE (1 << 11)
+#endif
+#ifndef AMDGPU_VM_DUMPABLE_MAX_MAPPINGS
+#define AMDGPU_VM_DUMPABLE_MAX_MAPPINGS 4
+#endif
+#ifndef AMDGPU_VM_DUMPABLE_MAX_SIZE
+#define AMDGPU_VM_DUMPABLE_MAX_SIZE (64 << 10)
+#endif
+#ifndef AMDGPU_VM_PAGE_NOALLOC
+#define AMDGPU_VM_PAGE_NOALLOC (1 << 9)
+#endif
+/* amdgpu_gem_va_ioctl()'s valid_flags and prt_flags (6.12) */
+#define VA_VALID_FLAGS (AMDGPU_VM_DELAY_UPDATE | AMDGPU_VM_PAGE_READABLE | \
+			AMDGPU_VM_PAGE_WRITEABLE | AMDGPU_VM_PAGE_EXECUTABLE | \
+			AMDGPU_VM_MTYPE_MASK | AMDGPU_VM_PAGE_NOALLOC)
+#define VA_PRT_FLAGS (AMDGPU_VM_DELAY_UPDATE | AMDGPU_VM_PAGE_PRT)
+/* AMDGPU_VA_RESERVED_BOTTOM and the end of the fake's 47-bit VA space */
+#define VA_BOTTOM (2ull << 20)
+#define VA_END (1ull << 47)
 
 struct fake_fence {
 	uint64_t seq_no;
@@ -57,6 +82,20 @@ struct fake_syncobj {
 	int export_err;
 	int status[MAX_SYNC_FENCES];
 	unsigned int count;
+};
+
+struct fake_bo {
+	uint32_t handle;	/* 0: slot free */
+	uint64_t size;
+	uint64_t file_offset;	/* where its bytes live in the node file */
+	bool imported;
+};
+
+struct fake_mapping {
+	bool used;
+	uint32_t handle;	/* 0 for a PRT mapping */
+	uint64_t va, offset, size, flags;
+	uint64_t order;		/* when it was made, for the dump's order */
 };
 
 struct fake_sync_file {
@@ -85,12 +124,19 @@ static struct {
 	} gpuvm_fault;
 	struct fake_syncobj syncobjs[MAX_SYNCOBJS];
 	struct fake_sync_file sync_files[MAX_SYNC_FILES];
+	bool dumpable;
+	struct fake_bo bos[MAX_BOS];
+	uint32_t last_bo;
+	uint64_t file_end;
+	struct fake_mapping mappings[MAX_MAPPINGS];
+	uint64_t map_order;
 	unsigned int calls[FAKE_CALL_COUNT];
 	unsigned int calls_total;
 	char violation[256];
 } fake = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int (*real_ioctl)(int fd, unsigned long request, ...);
+static void violate(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void reset_locked(void)
 {
@@ -106,6 +152,15 @@ static void reset_locked(void)
 	snprintf(fake.driver, sizeof(fake.driver), "amdgpu");
 	fake.kms_minor = 59;
 	fake.per_ctx = false;
+	fake.dumpable = false;
+	memset(fake.bos, 0, sizeof(fake.bos));
+	memset(fake.mappings, 0, sizeof(fake.mappings));
+	fake.last_bo = 0;
+	fake.file_end = 0;
+	fake.map_order = 0;
+	/* the BOs' bytes of the previous test go */
+	if (fake.node[0] && truncate(fake.node, 0))
+		violate("cannot truncate the node: %s", strerror(errno));
 }
 
 __attribute__((constructor)) static void fake_init(void)
@@ -362,6 +417,229 @@ static int wait_fences_ioctl(union drm_amdgpu_wait_fences *wait)
 	return r;
 }
 
+/* ---- Buffers and mappings (D3) ---- */
+
+static struct fake_bo *find_bo(uint32_t handle)
+{
+	for (int i = 0; handle && i < MAX_BOS; i++)
+		if (fake.bos[i].handle == handle)
+			return &fake.bos[i];
+	return NULL;
+}
+
+static struct fake_bo *new_bo(uint64_t size)
+{
+	for (int i = 0; i < MAX_BOS; i++) {
+		struct fake_bo *bo = &fake.bos[i];
+
+		if (bo->handle)
+			continue;
+		bo->handle = ++fake.last_bo;
+		bo->size = (size + PAGE - 1) & ~(PAGE - 1);
+		bo->file_offset = fake.file_end;
+		bo->imported = false;
+		fake.file_end += bo->size;
+		/* the node file grows to hold the BO: mmap() reads it back */
+		if (truncate(fake.node, (off_t)fake.file_end)) {
+			bo->handle = 0;
+			return NULL;
+		}
+		return bo;
+	}
+	return NULL;
+}
+
+static int gem_create_ioctl(union drm_amdgpu_gem_create *args)
+{
+	uint64_t size = args->in.bo_size;
+	struct fake_bo *bo;
+	int err = enter(FAKE_GEM_CREATE);
+
+	if (err)
+		return err;
+	/* amdgpu_gem_create_ioctl(): known domains only, a size */
+	if (!size || (args->in.domains & ~(uint64_t)AMDGPU_GEM_DOMAIN_MASK) || size > (1ull << 32))
+		return -EINVAL;
+	bo = new_bo(size);
+	if (!bo)
+		return -ENOMEM;
+	memset(args, 0, sizeof(*args));
+	args->out.handle = bo->handle;
+	return 0;
+}
+
+static int gem_mmap_ioctl(union drm_amdgpu_gem_mmap *args)
+{
+	struct fake_bo *bo;
+	int err = enter(FAKE_GEM_MMAP);
+
+	if (err)
+		return err;
+	bo = find_bo(args->in.handle);
+	if (!bo)
+		return -ENOENT;
+	/* an imported BO's pages are the exporter's: the fake has none */
+	if (bo->imported)
+		return -EPERM;
+	memset(args, 0, sizeof(*args));
+	args->out.addr_ptr = bo->file_offset;
+	return 0;
+}
+
+static void unmap_slot(struct fake_mapping *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static int gem_close_ioctl(const struct drm_gem_close *args)
+{
+	struct fake_bo *bo;
+	int err = enter(FAKE_GEM_CLOSE);
+
+	if (err)
+		return err;
+	bo = find_bo(args->handle);
+	if (!bo || args->pad)
+		return -EINVAL;
+	/* the BO's bo_va goes with its last handle, and its mappings with it */
+	for (int i = 0; i < MAX_MAPPINGS; i++)
+		if (fake.mappings[i].used && fake.mappings[i].handle == bo->handle)
+			unmap_slot(&fake.mappings[i]);
+	bo->handle = 0;
+	return 0;
+}
+
+static int prime_import_ioctl(struct drm_prime_handle *args)
+{
+	struct fake_bo *bo;
+	off_t size;
+	int err = enter(FAKE_PRIME_IMPORT);
+
+	if (err)
+		return err;
+	size = lseek(args->fd, 0, SEEK_END);
+	if (size <= 0)
+		return -EINVAL;
+	bo = new_bo((uint64_t)size);
+	if (!bo)
+		return -ENOMEM;
+	bo->imported = true;
+	args->handle = bo->handle;
+	return 0;
+}
+
+static unsigned int dumpable_count(void)
+{
+	unsigned int n = 0;
+
+	for (int i = 0; i < MAX_MAPPINGS; i++)
+		n += fake.mappings[i].used && (fake.mappings[i].flags & AMDGPU_VM_DUMPABLE);
+	return n;
+}
+
+static bool overlaps(const struct fake_mapping *m, uint64_t va, uint64_t size)
+{
+	return m->used && m->va < va + size && va < m->va + m->size;
+}
+
+static int gem_va_ioctl(const struct drm_amdgpu_gem_va *va)
+{
+	uint64_t valid = VA_VALID_FLAGS | (fake.dumpable ? AMDGPU_VM_DUMPABLE : 0);
+	bool dumpable = va->flags & AMDGPU_VM_DUMPABLE, prt = va->flags & AMDGPU_VM_PAGE_PRT;
+	struct fake_mapping *slot = NULL;
+	struct fake_bo *bo = NULL;
+	int err = enter(FAKE_GEM_VA);
+
+	if (err)
+		return err;
+	if (va->_pad)
+		return -EINVAL;
+	if (va->va_address < VA_BOTTOM || va->va_address + va->map_size > VA_END)
+		return -EINVAL;
+	/* the valid-flags check: how a kernel without D3 refuses the flag */
+	if ((va->flags & ~valid) && (va->flags & ~(uint64_t)VA_PRT_FLAGS))
+		return -EINVAL;
+	switch (va->operation) {
+	case AMDGPU_VA_OP_MAP:
+	case AMDGPU_VA_OP_UNMAP:
+	case AMDGPU_VA_OP_CLEAR:
+	case AMDGPU_VA_OP_REPLACE:
+		break;
+	default:
+		return -EINVAL;
+	}
+	/* D3's checks, where the series makes them: the operation and size
+	 * before the handle lookup, the buffer after it, the count last */
+	if (dumpable) {
+		if (va->operation == AMDGPU_VA_OP_UNMAP || va->operation == AMDGPU_VA_OP_CLEAR)
+			return -EINVAL;
+		if (va->map_size > AMDGPU_VM_DUMPABLE_MAX_SIZE)
+			return -E2BIG;
+	}
+	if (va->operation != AMDGPU_VA_OP_CLEAR && !prt) {
+		bo = find_bo(va->handle);
+		if (!bo)
+			return -ENOENT;
+		if (dumpable && bo->imported)
+			return FAKE_DUMPABLE_IMPORTED_ERRNO;
+	}
+	if ((va->va_address | va->offset_in_bo | va->map_size) & (PAGE - 1))
+		return -EINVAL;
+
+	switch (va->operation) {
+	case AMDGPU_VA_OP_UNMAP:
+		for (int i = 0; i < MAX_MAPPINGS; i++) {
+			struct fake_mapping *m = &fake.mappings[i];
+
+			if (m->used && m->handle == bo->handle && m->va == va->va_address) {
+				unmap_slot(m);
+				return 0;
+			}
+		}
+		return -ENOENT;
+	case AMDGPU_VA_OP_CLEAR:
+		for (int i = 0; i < MAX_MAPPINGS; i++)
+			if (overlaps(&fake.mappings[i], va->va_address, va->map_size))
+				unmap_slot(&fake.mappings[i]);
+		return 0;
+	}
+	/* MAP and REPLACE */
+	if (!va->map_size || (bo && va->offset_in_bo + va->map_size > bo->size))
+		return -EINVAL;
+	if (va->operation == AMDGPU_VA_OP_MAP) {
+		for (int i = 0; i < MAX_MAPPINGS; i++)
+			if (overlaps(&fake.mappings[i], va->va_address, va->map_size))
+				return -EINVAL;
+	}
+	if (dumpable) {
+		unsigned int n = dumpable_count();
+
+		/* the mappings REPLACE removes give their slots back first */
+		for (int i = 0; va->operation == AMDGPU_VA_OP_REPLACE && i < MAX_MAPPINGS; i++)
+			if (overlaps(&fake.mappings[i], va->va_address, va->map_size) &&
+			    (fake.mappings[i].flags & AMDGPU_VM_DUMPABLE))
+				n--;
+		if (n >= AMDGPU_VM_DUMPABLE_MAX_MAPPINGS)
+			return -ENOSPC;
+	}
+	for (int i = 0; va->operation == AMDGPU_VA_OP_REPLACE && i < MAX_MAPPINGS; i++)
+		if (overlaps(&fake.mappings[i], va->va_address, va->map_size))
+			unmap_slot(&fake.mappings[i]);
+	for (int i = 0; i < MAX_MAPPINGS && !slot; i++)
+		if (!fake.mappings[i].used)
+			slot = &fake.mappings[i];
+	if (!slot)
+		return -ENOMEM;
+	slot->used = true;
+	slot->handle = bo ? bo->handle : 0;
+	slot->va = va->va_address;
+	slot->offset = va->offset_in_bo;
+	slot->size = va->map_size;
+	slot->flags = va->flags;
+	slot->order = ++fake.map_order;
+	return 0;
+}
+
 static int copy_answer(const struct drm_amdgpu_info *info, const void *answer, size_t size)
 {
 	if (!info->return_pointer || !info->return_size)
@@ -524,6 +802,20 @@ static int fake_ioctl(int fd, unsigned long request, void *arg)
 			return info_ioctl(arg);
 		case DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD:
 			return syncobj_export_ioctl(arg);
+		case DRM_IOCTL_AMDGPU_GEM_CREATE:
+			return gem_create_ioctl(arg);
+		case DRM_IOCTL_AMDGPU_GEM_MMAP:
+			return gem_mmap_ioctl(arg);
+		case DRM_IOCTL_GEM_CLOSE:
+			return gem_close_ioctl(arg);
+		case DRM_IOCTL_AMDGPU_GEM_VA:
+		/* libdrm's amdgpu_bo_va_op_raw() sends it through
+		 * drmCommandWriteRead(): read-write, same number and size,
+		 * which drm_ioctl() accepts */
+		case DRM_IOWR(DRM_COMMAND_BASE + DRM_AMDGPU_GEM_VA, struct drm_amdgpu_gem_va):
+			return gem_va_ioctl(arg);
+		case DRM_IOCTL_PRIME_FD_TO_HANDLE:
+			return prime_import_ioctl(arg);
 		}
 		/* The request number carries direction and argument size: a
 		 * known command with another size is a caller built against
@@ -690,6 +982,120 @@ void fake_amdgpu_syncobj(uint32_t syncobj, int export_err, const int *fence_stat
 		break;
 	}
 	pthread_mutex_unlock(&fake.lock);
+}
+
+void fake_amdgpu_set_dumpable(bool dumpable)
+{
+	pthread_mutex_lock(&fake.lock);
+	fake.dumpable = dumpable;
+	pthread_mutex_unlock(&fake.lock);
+}
+
+unsigned int fake_amdgpu_dumpable_count(void)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&fake.lock);
+	n = dumpable_count();
+	pthread_mutex_unlock(&fake.lock);
+	return n;
+}
+
+int64_t fake_amdgpu_mapping_flags(uint64_t va)
+{
+	int64_t flags = -ENOENT;
+
+	pthread_mutex_lock(&fake.lock);
+	for (int i = 0; i < MAX_MAPPINGS; i++)
+		if (fake.mappings[i].used && fake.mappings[i].va == va)
+			flags = (int64_t)fake.mappings[i].flags;
+	pthread_mutex_unlock(&fake.lock);
+	return flags;
+}
+
+unsigned int fake_amdgpu_bo_count(void)
+{
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&fake.lock);
+	for (int i = 0; i < MAX_BOS; i++)
+		n += fake.bos[i].handle != 0;
+	pthread_mutex_unlock(&fake.lock);
+	return n;
+}
+
+/* Appends to the growing string *@buf; false when out of memory. */
+static bool __attribute__((format(printf, 3, 4)))
+append(char **buf, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	char *n;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	n = w < 0 ? NULL : realloc(*buf, *len + (size_t)w + 1);
+	if (!n)
+		return false;
+	*buf = n;
+	va_start(ap, fmt);
+	vsnprintf(*buf + *len, (size_t)w + 1, fmt, ap);
+	va_end(ap);
+	*len += (size_t)w;
+	return true;
+}
+
+char *fake_amdgpu_user_captures(void)
+{
+	char *out = calloc(1, 1);
+	size_t len = 0;
+	bool ok = out != NULL;
+	uint64_t done = 0;
+	int fd;
+
+	pthread_mutex_lock(&fake.lock);
+	fd = open(fake.node, O_RDONLY | O_CLOEXEC);
+	ok = ok && fd >= 0;
+	/* in the order the mappings were made */
+	while (ok) {
+		struct fake_mapping *m = NULL;
+		struct fake_bo *bo;
+		uint32_t dw;
+
+		for (int i = 0; i < MAX_MAPPINGS; i++) {
+			struct fake_mapping *c = &fake.mappings[i];
+
+			if (c->used && (c->flags & AMDGPU_VM_DUMPABLE) && c->order > done &&
+			    (!m || c->order < m->order))
+				m = c;
+		}
+		if (!m)
+			break;
+		done = m->order;
+		bo = find_bo(m->handle);
+		ok = append(&out, &len, "**** User Capture v1 ****\nva: 0x%016llx\nsize: %u\n",
+			    (unsigned long long)m->va, (unsigned int)m->size);
+		for (uint64_t at = 0; ok && at < m->size; at += 4) {
+			unsigned char b[4] = { 0 };
+
+			if (pread(fd, b, 4, (off_t)(bo->file_offset + m->offset + at)) != 4)
+				memset(b, 0, sizeof(b));
+			dw = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+			     (uint32_t)b[3] << 24;
+			ok = append(&out, &len, "%08x%s", dw, (at / 4) % 8 == 7 ? "\n" : " ");
+		}
+		if (ok && m->size % 32)
+			out[len - 1] = '\n';
+	}
+	if (fd >= 0)
+		close(fd);
+	pthread_mutex_unlock(&fake.lock);
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 unsigned int fake_amdgpu_calls(enum fake_amdgpu_call call)

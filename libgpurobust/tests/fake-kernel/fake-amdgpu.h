@@ -43,6 +43,11 @@ enum fake_amdgpu_call {
 	FAKE_INFO,		/* DRM_AMDGPU_INFO, any query */
 	FAKE_SYNCOBJ_EXPORT,	/* DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, EXPORT_SYNC_FILE */
 	FAKE_SYNC_FILE_INFO,	/* SYNC_IOC_FILE_INFO on a sync_file the fake made */
+	FAKE_GEM_CREATE,	/* DRM_AMDGPU_GEM_CREATE */
+	FAKE_GEM_MMAP,		/* DRM_AMDGPU_GEM_MMAP */
+	FAKE_GEM_CLOSE,		/* DRM_IOCTL_GEM_CLOSE */
+	FAKE_GEM_VA,		/* DRM_AMDGPU_GEM_VA, any operation */
+	FAKE_PRIME_IMPORT,	/* DRM_IOCTL_PRIME_FD_TO_HANDLE */
 	FAKE_CALL_COUNT,
 };
 
@@ -72,6 +77,43 @@ void fake_amdgpu_ctx_cs_error(uint32_t ctx_id, int err);
 /* The state of one submission's fence: 0 signalled, a negative errno
  * signalled with that error, or FAKE_FENCE_BUSY. Submissions start at 0. */
 void fake_amdgpu_fence(uint32_t ctx_id, uint64_t seq_no, int state);
+
+/*
+ * Buffers and their GPU mappings (D3). GEM_CREATE hands out BOs whose bytes
+ * live in the node file itself, so GEM_MMAP's offset and the real mmap()
+ * that libdrm makes on the node give the test the BO's memory. GEM_VA
+ * follows amdgpu_gem_va_ioctl(): flags outside the valid set are -EINVAL,
+ * so a kernel without the series rejects AMDGPU_VM_DUMPABLE that way; an
+ * overlapping or out-of-BO mapping is -EINVAL, unmapping what is not mapped
+ * -ENOENT, an unknown handle -ENOENT. With the series
+ * (fake_amdgpu_set_dumpable()) the flag is checked as the series' D3 patch
+ * and Documentation/uapi.md have it: -EINVAL with AMDGPU_VM_PAGE_PRT or on
+ * UNMAP / CLEAR, -E2BIG above AMDGPU_VM_DUMPABLE_MAX_SIZE, then the handle
+ * (-ENOENT), FAKE_DUMPABLE_IMPORTED_ERRNO for an imported BO, -ENOSPC beyond
+ * AMDGPU_VM_DUMPABLE_MAX_MAPPINGS (a REPLACE first gives back the slots of
+ * what it replaces). Unmapping, replacing or clearing a dumpable mapping, or
+ * closing its BO, frees the slot (the fake drops a mapping that is replaced
+ * or cleared in part, where the kernel keeps the rest, not dumpable). All
+ * files of the node share one VM: the tests open one file per kernel reset.
+ */
+#define FAKE_DUMPABLE_IMPORTED_ERRNO (-EOPNOTSUPP)
+
+/* A kernel with the series' D3 patch: AMDGPU_VM_DUMPABLE is a valid flag. */
+void fake_amdgpu_set_dumpable(bool dumpable);
+/* Mappings that carry AMDGPU_VM_DUMPABLE now. */
+unsigned int fake_amdgpu_dumpable_count(void);
+/* The flags of the mapping at @va, or -ENOENT when nothing is mapped there. */
+int64_t fake_amdgpu_mapping_flags(uint64_t va);
+/* BOs the fake holds (created or imported, not closed). */
+unsigned int fake_amdgpu_bo_count(void);
+/*
+ * The "**** User Capture v1 ****" sections the dump of a hang of this VM
+ * would carry (Documentation/uapi.md): one per dumpable mapping in the order
+ * they were made, with va:, size: and the mapping's bytes as dwords, read
+ * from the BO's memory now. This is the interface's documented text, not the
+ * series' printer. Returns a malloc'd NUL-terminated string, or NULL.
+ */
+char *fake_amdgpu_user_captures(void);
 
 /* AMDGPU_INFO_GPUVM_FAULT's answer. */
 void fake_amdgpu_gpuvm_fault(uint64_t addr, uint32_t status, uint32_t vmhub);

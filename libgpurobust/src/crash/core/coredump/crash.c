@@ -6,6 +6,8 @@
  * this is the one order in which a collector needs them.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,11 @@ static int decode_captures(struct gpurobust_crash *c, const struct gpurobust_bc_
 		const struct gpurobust_cd_capture *cap = &dump->captures[i];
 		struct gpurobust_crash_capture *res = &c->captures[i];
 
+		/* a mapping the kernel could not copy: nothing to decode */
+		if (cap->error) {
+			res->status = -ENODATA;
+			continue;
+		}
 		res->status = gpurobust_bc_decode(cap->data, cap->len, meta, &res->bc);
 		if (res->status == -ENOMEM) {
 			r = -ENOMEM;
@@ -115,6 +122,17 @@ const char *gpurobust_crash_capture_status(int status)
 	return strerror(-status);
 }
 
+/* What a capture held, or why the kernel did not copy it. */
+static void capture_status_text(const struct gpurobust_cd_capture *cap,
+				const struct gpurobust_crash_capture *res, char *buf, size_t size)
+{
+	if (cap->error)
+		snprintf(buf, size, "not copied by the kernel (error %d: %s)", cap->error,
+			 strerror(-cap->error));
+	else
+		snprintf(buf, size, "%s", gpurobust_crash_capture_status(res->status));
+}
+
 GPUROBUST_EXPORT
 int gpurobust_crash_print(const struct gpurobust_crash *c, FILE *out)
 {
@@ -124,8 +142,15 @@ int gpurobust_crash_print(const struct gpurobust_crash *c, FILE *out)
 		return -EINVAL;
 	r = gpurobust_report_print(c->report, c->dump, out);
 	for (size_t i = 0; i < c->n_captures && !r; i++) {
-		fprintf(out, "\nUser Capture %zu of %zu (%zu bytes): %s\n", i + 1, c->n_captures,
-			c->dump->captures[i].len, gpurobust_crash_capture_status(c->captures[i].status));
+		const struct gpurobust_cd_capture *cap = &c->dump->captures[i];
+		char at[32] = "";
+		char why[96];
+
+		if (cap->has_va)
+			snprintf(at, sizeof(at), " at 0x%016" PRIx64, cap->va);
+		capture_status_text(cap, &c->captures[i], why, sizeof(why));
+		fprintf(out, "\nUser Capture %zu of %zu (%zu bytes%s): %s\n", i + 1, c->n_captures,
+			cap->len, at, why);
 		if (c->captures[i].bc)
 			r = gpurobust_bc_report_print(c->captures[i].bc, out, 0);
 	}
@@ -137,14 +162,20 @@ static json_object *capture_json(const struct gpurobust_cd_capture *cap,
 				 const struct gpurobust_crash_capture *res)
 {
 	json_object *o = json_object_new_object(), *tree = NULL;
-	char *bc_text;
+	char *bc_text, why[96], va[24];
 
 	if (!o)
 		return NULL;
+	capture_status_text(cap, res, why, sizeof(why));
+	if (cap->has_va) {
+		snprintf(va, sizeof(va), "0x%016" PRIx64, cap->va);
+		json_object_object_add(o, "va", json_object_new_string(va));
+	}
 	json_object_object_add(o, "size", json_object_new_uint64(cap->size));
 	json_object_object_add(o, "bytes", json_object_new_uint64(cap->len));
-	json_object_object_add(o, "status",
-			       json_object_new_string(gpurobust_crash_capture_status(res->status)));
+	if (cap->error)
+		json_object_object_add(o, "error", json_object_new_int(cap->error));
+	json_object_object_add(o, "status", json_object_new_string(why));
 	if (res->bc) {
 		bc_text = gpurobust_bc_report_to_json(res->bc);
 		tree = bc_text ? json_tokener_parse(bc_text) : NULL;

@@ -19,8 +19,14 @@
 
 #include <gpurobust/coredump.h>
 
+#include "common/amdgpu-uapi.h"
 #include "common/export.h"
 #include "crash/core/coredump/text.h"
+
+/* The kernel's caps bound what a dump holds (D3). */
+#define GRB_DUMPABLE_MAX_SIZE ((unsigned int)AMDGPU_VM_DUMPABLE_MAX_SIZE)
+_Static_assert(GPUROBUST_CD_MAX_CAPTURES == AMDGPU_VM_DUMPABLE_MAX_MAPPINGS,
+	       "a dump has one User Capture section per dumpable mapping");
 
 enum section {
 	SEC_NONE,		/* before the header */
@@ -35,6 +41,7 @@ enum section {
 	SEC_IB,
 	SEC_SERIES_RESET,
 	SEC_SERIES_HANG_RING,
+	SEC_SERIES_HANG_RING_V2,
 	SEC_SERIES_CAPTURE,
 	SEC_SERIES_UNKNOWN,
 };
@@ -79,7 +86,7 @@ struct parser {
 	struct gpurobust_cd_raw *raw;	/* IP block or unknown section being kept */
 	size_t raw_cap;
 	struct gpurobust_cd_capture *capture;	/* the user capture being read */
-	size_t rings_cap, ibs_cap, ip_cap, unknown_cap, innocent_cap;
+	size_t rings_cap, ibs_cap, ip_cap, unknown_cap, innocent_cap, hang_rings_cap;
 };
 
 /* Grow *@arr so that it holds at least @need elements of @size bytes. */
@@ -293,15 +300,15 @@ static void finish_capture(struct parser *ps, const char *where)
 	     c->len, c->size, where);
 }
 
-/* Up to GPUROBUST_CD_MAX_CAPTURES "User Capture" sections, one per buffer
- * the guilty file registered (D3); more means a corrupt dump. */
+/* Up to GPUROBUST_CD_MAX_CAPTURES "User Capture" sections, one per dumpable
+ * mapping of the guilty VM (D3); more means a corrupt dump. */
 static void open_capture(struct parser *ps, unsigned int version, size_t line)
 {
 	struct gpurobust_coredump *d = ps->d;
 
 	if (d->n_captures >= GPUROBUST_CD_MAX_CAPTURES) {
 		diag(ps, GPUROBUST_CD_WARNING, line,
-		     "User Capture section %zu ignored (a file registers at most %d)",
+		     "User Capture section %zu ignored (a VM has at most %d dumpable mappings)",
 		     d->n_captures + 1, GPUROBUST_CD_MAX_CAPTURES);
 		ps->sec = SEC_SKIP;
 		return;
@@ -342,6 +349,20 @@ static void open_series(struct parser *ps, struct span name, unsigned int versio
 			continue;
 		if (known[i].sec == SEC_SERIES_CAPTURE) {
 			open_capture(ps, version, line);
+			return;
+		}
+		/* v2: upstream 7.1's ring blocks instead of v1's keys */
+		if (known[i].sec == SEC_SERIES_HANG_RING && version >= 2) {
+			if (d->features & GPUROBUST_CD_SERIES_HANG_RING_V2) {
+				diag(ps, GPUROBUST_CD_WARNING, line,
+				     "second Hang Ring v2 section ignored");
+				break;
+			}
+			if (version > 2)
+				diag(ps, GPUROBUST_CD_NOTE, line,
+				     "Hang Ring v%u: reading it as v2", version);
+			d->features |= GPUROBUST_CD_SERIES_HANG_RING_V2;
+			ps->sec = SEC_SERIES_HANG_RING_V2;
 			return;
 		}
 		if (d->features & known[i].feature) {
@@ -627,9 +648,11 @@ static void ip_dump_line(struct parser *ps, struct span line)
 	raw_append(ps, line);
 }
 
-static void rings_line(struct parser *ps, struct span line)
+/* A line of ring blocks ("ring name:", "Rptr:", ..., the contents) into
+ * *@rings: the 6.12 and 7.1 "Ring buffer information" and Hang Ring v2. */
+static void ring_blocks_line(struct parser *ps, struct span line, struct gpurobust_cd_ring **rings,
+			     size_t *n_rings, size_t *cap)
 {
-	struct gpurobust_coredump *d = ps->d;
 	struct span s = line;
 	uint64_t a, b;
 	int64_t v;
@@ -638,11 +661,11 @@ static void rings_line(struct parser *ps, struct span line)
 		struct gpurobust_cd_ring *ring;
 
 		close_block(ps, false);
-		if (grow((void **)&d->rings, &ps->rings_cap, d->n_rings + 1, sizeof(*d->rings))) {
+		if (grow((void **)rings, cap, *n_rings + 1, sizeof(**rings))) {
 			ps->oom = 1;
 			return;
 		}
-		ring = &d->rings[d->n_rings++];
+		ring = &(*rings)[(*n_rings)++];
 		memset(ring, 0, sizeof(*ring));
 		copy_str(ring->name, sizeof(ring->name), s);
 		ps->ring = ring;
@@ -681,6 +704,11 @@ static void rings_line(struct parser *ps, struct span line)
 	}
 }
 
+static void rings_line(struct parser *ps, struct span line)
+{
+	ring_blocks_line(ps, line, &ps->d->rings, &ps->d->n_rings, &ps->rings_cap);
+}
+
 static void ib_line(struct parser *ps, struct span line)
 {
 	if (!line.n)
@@ -698,6 +726,8 @@ static enum gpurobust_recovery_type parse_type(struct span v)
 		return GPUROBUST_RECOVERY_RING;
 	if (span_eq(v, "full_reset"))
 		return GPUROBUST_RECOVERY_FULL;
+	if (span_eq(v, "none"))
+		return GPUROBUST_RECOVERY_NONE;
 	return GPUROBUST_RECOVERY_UNKNOWN;
 }
 
@@ -803,6 +833,12 @@ static void series_reset_line(struct parser *ps, struct span line)
 		ok = take_pid(v, &r->pid);
 	} else if (span_eq(key, "innocent_ctx")) {
 		ok = add_innocent(ps, v);
+	} else if (span_eq(key, "vram_lost")) {
+		ok = span_eq(v, "0") || span_eq(v, "1");
+		if (ok) {
+			r->has_vram_lost = true;
+			ps->d->vram_lost = span_eq(v, "1");
+		}
 	}
 	/* other keys: a later version's additions (D4) */
 	if (!ok)
@@ -840,27 +876,58 @@ static void series_hang_ring_line(struct parser *ps, struct span line)
 	}
 }
 
-static void series_capture_line(struct parser *ps, struct span line)
+/* A "key: value" line of a User Capture section; false when @line is none
+ * (then it is data). */
+static bool capture_key(struct parser *ps, struct span line)
 {
 	struct gpurobust_cd_capture *c = ps->capture;
-	struct span s = line, key, v;
+	struct span key, v;
 	uint64_t x;
+	int64_t e;
 
-	if (!line.n)
-		return;
-	if (!c->data && key_value(line, &key, &v) && span_eq(key, "size")) {
-		if (!take_u64_any(v, &x) || x > 65536) {
+	if (!key_value(line, &key, &v))
+		return false;
+	if (span_eq(key, "size")) {
+		if (c->data) {
+			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "User Capture: second size");
+			return true;
+		}
+		if (!take_u64_any(v, &x) || x > GRB_DUMPABLE_MAX_SIZE) {
 			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
-			     "User Capture: bad size (the cap is 65536)");
+			     "User Capture: bad size (the cap is %u)", GRB_DUMPABLE_MAX_SIZE);
 			ps->sec = SEC_SKIP;
-			return;
+			return true;
 		}
 		c->size = (size_t)x;
 		c->data = calloc(1, x ? x : 1);
 		if (!c->data)
 			ps->oom = 1;
-		return;
+	} else if (span_eq(key, "va")) {
+		if (take_u64_any(v, &x)) {
+			c->va = x;
+			c->has_va = true;
+		} else {
+			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "User Capture: bad va");
+		}
+	} else if (span_eq(key, "error")) {
+		if (take_lit(&v, "-") && take_dec(&v, &e) && !v.n && e > 0 && e < 4096)
+			c->error = (int)-e;
+		else
+			diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno,
+			     "User Capture: bad error (a negative errno)");
 	}
+	/* other keys: a later layout's additions (D4) */
+	return true;
+}
+
+static void series_capture_line(struct parser *ps, struct span line)
+{
+	struct gpurobust_cd_capture *c = ps->capture;
+	struct span s = line;
+	uint64_t x;
+
+	if (!line.n || capture_key(ps, line))
+		return;
 	if (!c->data) {
 		diag(ps, GPUROBUST_CD_WARNING, ps->r.lineno, "User Capture: data before size");
 		return;
@@ -921,6 +988,10 @@ static void content_line(struct parser *ps, struct span line)
 	case SEC_SERIES_HANG_RING:
 		series_hang_ring_line(ps, line);
 		break;
+	case SEC_SERIES_HANG_RING_V2:
+		ring_blocks_line(ps, line, &ps->d->hang_rings, &ps->d->n_hang_rings,
+				 &ps->hang_rings_cap);
+		break;
 	case SEC_SERIES_CAPTURE:
 		series_capture_line(ps, line);
 		break;
@@ -955,7 +1026,7 @@ static enum gpurobust_cd_generation generation(const struct gpurobust_coredump *
 	if (!f)
 		return GPUROBUST_CD_GEN_UNKNOWN;
 	if (f & (GPUROBUST_CD_SERIES_RESET | GPUROBUST_CD_SERIES_HANG_RING |
-		 GPUROBUST_CD_SERIES_CAPTURE))
+		 GPUROBUST_CD_SERIES_HANG_RING_V2 | GPUROBUST_CD_SERIES_CAPTURE))
 		return GPUROBUST_CD_GEN_SERIES;
 	if (f & (GPUROBUST_CD_IP_DISCOVERY | GPUROBUST_CD_IBS))
 		by_sections = GPUROBUST_CD_GEN_IB_DUMP;
@@ -1028,6 +1099,10 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 		diag(&ps, GPUROBUST_CD_ERROR, 0, "no \"**** AMDGPU Device Coredump ****\" header");
 	}
 	ps.d->generation = generation(ps.d);
+	/* 7.1's printer saves the rings when the job times out */
+	ps.d->rings_at_hang = (ps.d->features & GPUROBUST_CD_RINGS) &&
+			      (ps.d->generation == GPUROBUST_CD_GEN_IB_DUMP ||
+			       generation_of_kernel(ps.d->kernel) == GPUROBUST_CD_GEN_IB_DUMP);
 	if (ps.oom) {
 		gpurobust_coredump_free(ps.d);
 		return -ENOMEM;
@@ -1108,6 +1183,13 @@ int gpurobust_coredump_decode(struct gpurobust_coredump *d, const char *text, si
 			return -EINVAL;
 		r = decode_block(d, "IB", s, false, &ib->dwords, &ib->n_dwords);
 	}
+	for (size_t i = 0; i < d->n_hang_rings && !r; i++) {
+		struct gpurobust_cd_ring *ring = &d->hang_rings[i];
+
+		if (!range_of(text, len, ring->contents_offset, ring->contents_len, &s))
+			return -EINVAL;
+		r = decode_block(d, ring->name, s, true, &ring->dwords, &ring->n_dwords);
+	}
 	if (!r) {
 		struct gpurobust_cd_ring *ring = &d->hang_ring;
 
@@ -1116,6 +1198,26 @@ int gpurobust_coredump_decode(struct gpurobust_coredump *d, const char *text, si
 		r = decode_block(d, "Hang Ring", s, true, &ring->dwords, &ring->n_dwords);
 	}
 	return r;
+}
+
+GPUROBUST_EXPORT
+const struct gpurobust_cd_ring *gpurobust_coredump_hung_ring(const struct gpurobust_coredump *d)
+{
+	if (!d)
+		return NULL;
+	const char *name = d->reset.ring[0] ? d->reset.ring : d->timeout_ring;
+
+	if (d->features & GPUROBUST_CD_SERIES_HANG_RING)
+		return &d->hang_ring;
+	for (size_t i = 0; name[0] && i < d->n_hang_rings; i++)
+		if (!strcmp(d->hang_rings[i].name, name))
+			return &d->hang_rings[i];
+	if (!d->rings_at_hang || !d->timeout_ring[0])
+		return NULL;
+	for (size_t i = 0; i < d->n_rings; i++)
+		if (!strcmp(d->rings[i].name, d->timeout_ring))
+			return &d->rings[i];
+	return NULL;
 }
 
 static void free_raws(struct gpurobust_cd_raw *raws, size_t n)
@@ -1141,6 +1243,9 @@ void gpurobust_coredump_free(struct gpurobust_coredump *d)
 		free(d->ibs[i].dwords);
 	free(d->ibs);
 	free(d->hang_ring.dwords);
+	for (size_t i = 0; i < d->n_hang_rings; i++)
+		free(d->hang_rings[i].dwords);
+	free(d->hang_rings);
 	free(d->reset.innocents);
 	for (size_t i = 0; i < d->n_captures; i++)
 		free(d->captures[i].data);
@@ -1170,6 +1275,7 @@ const char *gpurobust_recovery_type_name(enum gpurobust_recovery_type type)
 	case GPUROBUST_RECOVERY_SOFT: return "soft_recovery";
 	case GPUROBUST_RECOVERY_RING: return "ring_reset";
 	case GPUROBUST_RECOVERY_FULL: return "full_reset";
+	case GPUROBUST_RECOVERY_NONE: return "none";
 	}
 	return "invalid";
 }

@@ -56,6 +56,7 @@ static bool evidence_for(const struct gpurobust_report *r, enum gpurobust_role r
 		if (guilty)
 			ev->query2 |= AMDGPU_CTX_QUERY2_FLAGS_GUILTY;
 		return true;
+	case GPUROBUST_RECOVERY_NONE:
 	case GPUROBUST_RECOVERY_UNKNOWN:
 		break;
 	}

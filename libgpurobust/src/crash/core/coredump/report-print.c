@@ -187,6 +187,9 @@ int gpurobust_report_print(const struct gpurobust_report *r,
 			gl_name(r->guilty.gl_status), r->guilty.classification);
 		fprintf(out, "  innocent     %s, %s (%s)\n", vk_name(r->innocent.vk_result),
 			gl_name(r->innocent.gl_status), r->innocent.classification);
+	} else if (r->type == GPUROBUST_RECOVERY_NONE) {
+		/* Reset v1's "type: none": the kernel did not try (gpu_recovery=0) */
+		fprintf(out, "  unknown: no recovery was attempted\n");
 	} else {
 		fprintf(out, "  unknown: the recovery type is not known\n");
 	}
@@ -198,7 +201,13 @@ int gpurobust_report_print(const struct gpurobust_report *r,
 		fprintf(out, "  no breadcrumb path decoded from %zu User Capture section%s\n",
 			dump->n_captures, dump->n_captures == 1 ? "" : "s");
 	else
-		fprintf(out, "  no breadcrumbs (the process registered no capture buffer)\n");
+		fprintf(out, "  no breadcrumbs (the process mapped no dumpable buffer)\n");
+	if (dump && gpurobust_coredump_hung_ring(dump)) {
+		const struct gpurobust_cd_ring *ring = gpurobust_coredump_hung_ring(dump);
+
+		fprintf(out, "  ring %s at hang time: rptr 0x%" PRIx64 ", wptr 0x%" PRIx64
+			", %u dwords\n", esc(&e, ring->name), ring->rptr, ring->wptr, ring->size_dw);
+	}
 	if (dump)
 		for (size_t i = 0; i < dump->n_ibs; i++)
 			fprintf(out, "  IB #%zu at 0x%" PRIx64 ", %u dwords%s\n", i,

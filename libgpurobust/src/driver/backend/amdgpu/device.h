@@ -33,6 +33,9 @@ struct gpurobust_amdgpu_device {
 	struct gpurobust_amdgpu_info info;
 	/* amdgpu_cs_ctx_create() said -EPERM: the series banned this file (K8) */
 	bool banned;
+	/* -EINVAL once the kernel rejected AMDGPU_VM_DUMPABLE (D3): it lacks
+	 * the flag, so later mappings do not ask again; 0 until then. */
+	int dumpable_refused;
 };
 
 /* What the probe learnt, also when it failed: enough for an error message

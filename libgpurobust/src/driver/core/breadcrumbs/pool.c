@@ -9,7 +9,7 @@
  * every scope at once, nesting included, because the CPU remembers each
  * scope's push and pop sequence numbers. Marker memory per scope is thus
  * 16 bytes divided by the stream's scope count, there is no fixed per-stack
- * array to overflow, and a 64 KiB hang-capture buffer holds 4095 streams.
+ * array to overflow, and a 64 KiB dumpable mapping holds 4095 streams.
  */
 #include <errno.h>
 #include <stdlib.h>
