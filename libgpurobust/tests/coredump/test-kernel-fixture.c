@@ -9,9 +9,10 @@
  * (the scenario of kernel/fixtures/README.md), not its bytes or layout
  * version: Hang Ring v1 or v2, User Capture with or without va:.
  *
- * Until the regenerated fixture lands, fixtures/printer-source-series-v2
- * .devcoredump (built from the printer's source, see fixtures/SOURCES.md)
- * stands for the D3/D2 v2 layout, and the same tests run on it.
+ * fixtures/printer-source-series-v2.devcoredump (built from the printer's
+ * source, see fixtures/SOURCES.md) adds what no KUnit test prints: a User
+ * Capture section whose copy failed (error:). The same meaning tests run on
+ * it, so a layout difference between the two shows up as a failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -298,8 +299,8 @@ static void test_D3_v2_failed_copy_reported(void **state)
 	free(out);
 }
 
-/* Each fixture test twice: on the kernel's fixture and on the v2 layout
- * built from the printer's source. */
+/* Each fixture test twice: on the kernel's fixture and on the file built
+ * from the printer's source. */
 #define ON_BOTH(test)								\
 	{ #test "/kernel", test, NULL, NULL, (void *)KERNEL_FIXTURE },	\
 	{ #test "/printer-source-v2", test, NULL, NULL, (void *)PRINTER_SOURCE_FIXTURE }
