@@ -14,7 +14,8 @@
 # kunitconfig and TREE's path, so a rerun only rebuilds what the series
 # changed; ccache serves a cold build directory. Writes RESULTS/kernel-amdgpu
 # ("passed failed skipped", counted by kunit-results.py, which also fails a
-# kernel log with a lockdep report, BUG or WARNING, plus two tests of the
+# kernel log with a KASAN or lockdep report, BUG or WARNING and checks that
+# KASAN and lockdep were on, plus two tests of the
 # devcoredump fixtures: kernel/fixtures/series-d4-full-reset.devcoredump is
 # what D4_fixture printed, and the dump D4_old_text_unchanged printed starts
 # with kernel/fixtures/base-6.12.117-full-reset.devcoredump, what the bare
@@ -54,10 +55,15 @@ if [ ! -s "$build/test.log" ]; then
 	echo "0 1 0" > "$results/kernel-amdgpu"
 	die "no KUnit results (build or boot failed, kunit.py exit $status)"
 fi
-# One line per test, plus kernel-log-clean: a lockdep report, BUG or WARNING
-# in the kernel log fails the tier even when every test passed.
-python3 "$KDIR/scripts/kunit-results.py" "$results/kernel-amdgpu.json" \
-	"$build/test.log" "$results/kernel-amdgpu" > "$results/kernel-amdgpu.tests"
+# One line per test, plus kernel-log-clean: a KASAN or lockdep report, BUG or
+# WARNING anywhere in the kernel log, boot included, fails the tier even when
+# every test passed; and two tests that the kernel which ran them had KASAN
+# and lockdep on (their boot banners).
+python3 "$KDIR/scripts/kunit-results.py" --from-boot \
+	--require 'kasan-enabled=KernelAddressSanitizer initialized' \
+	--require 'lockdep-enabled=Lock dependency validator' \
+	"$results/kernel-amdgpu.json" "$build/test.log" "$results/kernel-amdgpu" \
+	> "$results/kernel-amdgpu.tests"
 cp "$build/test.log" "$results/kernel-amdgpu-kernel.log"
 read -r passed failed skipped < "$results/kernel-amdgpu"
 # fixture_test NAME ARGS...: one more test, NAME, passing when

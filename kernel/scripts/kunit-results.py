@@ -1,19 +1,24 @@
 #!/usr/bin/python3
 """Count KUnit results, and fail a run whose kernel log shows a splat.
 
-usage: kunit-results.py KUNIT_JSON KERNEL_LOG COUNTS_OUT
+usage: kunit-results.py [--from-boot] [--require NAME=REGEX]...
+                        KUNIT_JSON KERNEL_LOG COUNTS_OUT
 
 Prints one line per test case ("PASS suite.test") and writes
 "passed failed skipped" to COUNTS_OUT. A KASAN report, lockdep splat, list
-corruption, BUG or WARNING in the kernel log, from the start of the test run
-on, counts as one more
-failed test, "kernel-log-clean": KUnit itself does not fail a test for most
-of them. A missing or unparsable JSON file counts as one failure.
+corruption, BUG or WARNING in the kernel log counts as one more failed test,
+"kernel-log-clean": KUnit itself does not fail a test for most of them. The
+log is scanned from the start of the test run on, or from the first line with
+--from-boot. A missing or unparsable JSON file counts as one failure.
+
+Each --require adds a test NAME that passes only when some line of the kernel
+log matches REGEX: a banner that proves a debugging feature (KASAN, lockdep)
+was really on in the kernel that ran the tests.
 """
 
+import argparse
 import json
 import re
-import sys
 
 SPLATS = re.compile(
     r"BUG: |WARNING: |KASAN|possible circular locking|possible recursive locking"
@@ -31,8 +36,22 @@ def walk(group, prefix, results):
         walk(sub, path, results)
 
 
+def require(arg):
+    name, sep, regex = arg.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"{arg!r} is not NAME=REGEX")
+    return name, re.compile(regex)
+
+
 def main():
-    json_path, log_path, counts_path = sys.argv[1:4]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--from-boot", action="store_true")
+    parser.add_argument("--require", type=require, action="append", default=[])
+    parser.add_argument("json_path")
+    parser.add_argument("log_path")
+    parser.add_argument("counts_path")
+    args = parser.parse_args()
+    json_path, log_path, counts_path = args.json_path, args.log_path, args.counts_path
     results = []
     try:
         with open(json_path, encoding="utf-8") as f:
@@ -43,19 +62,24 @@ def main():
     if not results:
         results.append(("FAIL", "kunit-ran-no-tests"))
 
-    # Only the test run counts: UML's boot warns about PCI without a virtio
-    # device (arch_uml.config enables it), which no test here uses.
+    # Without --from-boot only the test run counts: UML's boot warns about
+    # PCI without a virtio device (arch_uml.config enables it), which no test
+    # here uses.
     splats = []
+    found = set()
     try:
         with open(log_path, encoding="utf-8", errors="replace") as f:
-            testing = False
+            testing = args.from_boot
             for line in f:
+                found.update(name for name, regex in args.require if regex.search(line))
                 testing = testing or "KTAP version" in line
                 if testing and SPLATS.search(line):
                     splats.append(line.rstrip())
     except OSError as err:
         splats = [str(err)]
     results.append(("FAIL" if splats else "PASS", "kernel-log-clean"))
+    for name, _ in args.require:
+        results.append(("PASS" if name in found else "FAIL", name))
 
     passed = failed = skipped = 0
     for status, name in results:
