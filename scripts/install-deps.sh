@@ -11,13 +11,20 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 wanted=$(cat "$top"/libgpurobust/debian-packages "$top"/kernel/debian-packages \
 	"$top"/igt-tests/debian-packages 2>/dev/null | sed 's/#.*//' | tr -s ' \t' '\n' |
 	sed '/^$/d' | sort -u)
+# The kernel base is one exact version of Debian's linux-source package, the
+# one kernel/BASE pins, even when the archive has a newer one.
+# shellcheck source=../kernel/BASE
+. "$top/kernel/BASE"
+wanted="$wanted $DEB_PACKAGE=$DEB_VERSION"
 
+# An entry is a package name, or NAME=VERSION for exactly that version.
 missing=""
-for pkg in $wanted; do
-	status=$(dpkg-query -W -f '${Status}' "$pkg" 2>/dev/null || true)
-	case "$status" in
-	*" installed") ;;
-	*) missing="$missing $pkg" ;;
+for entry in $wanted; do
+	pkg=${entry%%=*}
+	status=$(dpkg-query -W -f '${Status} ${Version}' "$pkg" 2>/dev/null || true)
+	case "$entry" in
+	*=*) [ "$status" = "install ok installed ${entry#*=}" ] || missing="$missing $entry" ;;
+	*) case "$status" in *" installed "*) ;; *) missing="$missing $entry" ;; esac ;;
 	esac
 done
 
@@ -32,4 +39,4 @@ echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # shellcheck disable=SC2086 # the list is meant to split into words
-apt-get install -y -q --no-install-recommends $missing >/dev/null
+apt-get install -y -q --no-install-recommends --allow-downgrades $missing >/dev/null

@@ -18,8 +18,11 @@ check_package() {
 	[ "$(id -u)" -eq 0 ] ||
 		die "$DEB_PACKAGE $DEB_VERSION is not installed (found '${have:-none}'); run as root"
 	log "installing $DEB_PACKAGE=$DEB_VERSION"
+	# A newer version may be installed already (Debian's security archive
+	# moves on); the base is this one.
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"$DEB_PACKAGE=$DEB_VERSION" >/dev/null
+		--allow-downgrades "$DEB_PACKAGE=$DEB_VERSION" >/dev/null ||
+		die "could not install $DEB_PACKAGE=$DEB_VERSION (is it still in the archive? apt-cache madison $DEB_PACKAGE)"
 }
 
 # check_makefile_version FILE: the top Makefile must say KERNEL_VERSION.
