@@ -15,7 +15,8 @@
 #   - the output of --list-subtests,
 #   - the output and exit code of a run of every subtest (77: all skipped).
 # --base=REV applies the series onto REV instead of IGT_COMMIT, for a tree
-# whose IGT_COMMIT carries local fixups (REV must be IGT_COMMIT plus those).
+# whose IGT_COMMIT carries local fixups (REV must be IGT_COMMIT plus those),
+# such as stand-ins for files a partial mirror lacks (see README.md).
 # Running the binary needs root on a machine with an amdgpu GPU to do more
 # than skip; it forces GPU hangs and resets there.
 #
@@ -52,7 +53,11 @@ if [ "$base" != "$IGT_COMMIT" ] &&
 fi
 
 log "worktree $src at $base"
-git -C "$tree" worktree add -q --detach "$src" "$base" >/dev/null
+git -C "$tree" worktree add -q --detach "$src" "$base" >/dev/null || {
+	log "cannot check out $base in $tree (a clone that lacks some blobs cannot:" \
+		"commit stand-ins for them on top of IGT_COMMIT and pass that as --base)" >&2
+	exit 1
+}
 sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/patches/series" |
 	(cd "$here/patches" && tr '\n' '\0' | xargs -0 realpath -z | xargs -0 git -C "$src" am -q)
 log "applied: $(git -C "$src" log --oneline "$base..HEAD" | wc -l) patches"
