@@ -19,7 +19,8 @@
 # devcoredump fixtures: kernel/fixtures/series-d4-full-reset.devcoredump is
 # what D4_fixture printed, and the dump D4_old_text_unchanged printed starts
 # with kernel/fixtures/base-6.12.117-full-reset.devcoredump, what the bare
-# base's printer wrote for the same hang), one line per test in
+# base's printer wrote for the same hang; both skipped where TREE lacks the
+# KUnit test that prints the dump), one line per test in
 # RESULTS/kernel-amdgpu.tests, and the logs. Exits non-zero unless every test
 # passed.
 set -eu
@@ -66,12 +67,18 @@ python3 "$KDIR/scripts/kunit-results.py" --from-boot \
 	> "$results/kernel-amdgpu.tests"
 cp "$build/test.log" "$results/kernel-amdgpu-kernel.log"
 read -r passed failed skipped < "$results/kernel-amdgpu"
-# fixture_test NAME ARGS...: one more test, NAME, passing when
+# fixture_test NAME KUNIT_TEST ARGS...: one more test, NAME, passing when
 # extract-coredump-fixture.sh ARGS does (its output in a log of its own).
+# It is skipped when the KUnit test KUNIT_TEST that prints the dump did not
+# run: TREE is the series up to an earlier patch, which lacks it.
 fixture_test() {
 	name=$1
-	shift
-	if "$KDIR/scripts/extract-coredump-fixture.sh" "$@" \
+	kunit_test=$2
+	shift 2
+	if ! grep -q "^[A-Z]* amdgpu_coredump\.$kunit_test\$" "$results/kernel-amdgpu.tests"; then
+		skipped=$((skipped + 1))
+		echo "SKIP $name ($kunit_test is not in $tree)" >> "$results/kernel-amdgpu.tests"
+	elif "$KDIR/scripts/extract-coredump-fixture.sh" "$@" \
 		> "$results/kernel-amdgpu-$name.log" 2>&1; then
 		passed=$((passed + 1))
 		echo "PASS $name" >> "$results/kernel-amdgpu.tests"
@@ -83,11 +90,11 @@ fixture_test() {
 }
 # The saved devcoredump fixture is byte for byte what the printer wrote in
 # D4_fixture this run (kernel/fixtures/README.md).
-fixture_test coredump-fixture --check "$build/test.log" \
+fixture_test coredump-fixture D4_fixture --check "$build/test.log" \
 	"$KDIR/fixtures/series-d4-full-reset.devcoredump"
 # D4 against the unpatched printer: the 6.12 text of the series' dump is
 # byte for byte what the bare base printed for the same hang.
-fixture_test coredump-d4-base-prefix --name old-text --prefix \
+fixture_test coredump-d4-base-prefix D4_old_text_unchanged --name old-text --prefix \
 	"$build/test.log" "$KDIR/fixtures/base-6.12.117-full-reset.devcoredump"
 echo "$passed $failed $skipped" > "$results/kernel-amdgpu"
 log "amdgpu KUnit: $passed passed, $failed failed, $skipped skipped"
