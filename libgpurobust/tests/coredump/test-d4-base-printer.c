@@ -95,6 +95,17 @@ static void assert_same_block(const char *ta, size_t off_a, size_t len_a, const 
 	assert_memory_equal(ta + off_a, tb + off_b, len_a);
 }
 
+/* The same decoded dwords, and the same text they were decoded from. */
+static void assert_same_contents(const char *ta, size_t off_a, size_t len_a, const uint32_t *da,
+				 size_t na, const char *tb, size_t off_b, size_t len_b,
+				 const uint32_t *db, size_t nb)
+{
+	assert_same_block(ta, off_a, len_a, tb, off_b, len_b);
+	assert_int_equal(na, nb);
+	if (na)
+		assert_memory_equal(da, db, na * sizeof(uint32_t));
+}
+
 static void assert_same_ring(const struct dump *a, const struct gpurobust_cd_ring *ra,
 			     const struct dump *b, const struct gpurobust_cd_ring *rb,
 			     bool same_offsets)
@@ -104,13 +115,11 @@ static void assert_same_ring(const struct dump *a, const struct gpurobust_cd_rin
 	assert_int_equal(ra->wptr, rb->wptr);
 	assert_int_equal(ra->buf_mask, rb->buf_mask);
 	assert_int_equal(ra->size_dw, rb->size_dw);
-	assert_same_block(a->text, ra->contents_offset, ra->contents_len, b->text,
-			  rb->contents_offset, rb->contents_len);
+	assert_same_contents(a->text, ra->contents_offset, ra->contents_len, ra->dwords,
+			     ra->n_dwords, b->text, rb->contents_offset, rb->contents_len,
+			     rb->dwords, rb->n_dwords);
 	if (same_offsets)
 		assert_int_equal(ra->contents_offset, rb->contents_offset);
-	assert_int_equal(ra->n_dwords, rb->n_dwords);
-	if (ra->n_dwords)
-		assert_memory_equal(ra->dwords, rb->dwords, ra->n_dwords * sizeof(uint32_t));
 }
 
 /* Every answer of the 6.12 format is the same in @a and @b. @same_offsets:
@@ -166,12 +175,9 @@ static void assert_same_612(const struct dump *a, const struct dump *b, bool sam
 		assert_int_equal(ia->gpu_addr, ib->gpu_addr);
 		assert_int_equal(ia->size_dw, ib->size_dw);
 		assert_int_equal(ia->has_contents, ib->has_contents);
-		assert_same_block(a->text, ia->contents_offset, ia->contents_len, b->text,
-				  ib->contents_offset, ib->contents_len);
-		assert_int_equal(ia->n_dwords, ib->n_dwords);
-		if (ia->n_dwords)
-			assert_memory_equal(ia->dwords, ib->dwords,
-					    ia->n_dwords * sizeof(uint32_t));
+		assert_same_contents(a->text, ia->contents_offset, ia->contents_len,
+				     ia->dwords, ia->n_dwords, b->text, ib->contents_offset,
+				     ib->contents_len, ib->dwords, ib->n_dwords);
 	}
 	/* how the text read: whole, with nothing to say about it */
 	assert_int_equal(x->partial, y->partial);
