@@ -1,15 +1,35 @@
 # Shared settings for the kernel/ scripts. Source it; it defines:
 #   KDIR       kernel/ in this checkout
+#   SERIES     which series the script works on: GPUROBUST_SERIES, "6.12"
+#              (the default) or "7.2"
+#   SDIR       that series' directory: kernel/ for 6.12, kernel/7.2/ for 7.2;
+#              it holds BASE, series, patches/, cover-letter.txt and kunit/
 #   CACHE      /var/cache/gpurobust/linux-<version> (override with GPUROBUST_CACHE)
 #   BASE_GIT   the git tree holding the base commit
 #   CCACHE_DIR ccache's directory, shared by every tree and build dir
 # and the BASE variables (DEB_VERSION, KERNEL_VERSION, TARBALL, BASE_COMMIT, ...).
 # shellcheck disable=SC2034 # the variables are for the scripts sourcing this
 KDIR=$(cd "$(dirname "$0")/.." && pwd)
+SERIES=${GPUROBUST_SERIES:-6.12}
+case "$SERIES" in
+6.12) SDIR=$KDIR ;;
+7.2) SDIR=$KDIR/7.2 ;;
+*)
+	echo "GPUROBUST_SERIES must be 6.12 or 7.2, not '$SERIES'" >&2
+	exit 1
+	;;
+esac
+DEB_SUITE=
 # shellcheck source=../BASE
-. "$KDIR/BASE"
+. "$SDIR/BASE"
 CACHE_ROOT=${GPUROBUST_CACHE:-/var/cache/gpurobust}
 CACHE=$CACHE_ROOT/linux-$KERNEL_VERSION
+# A base fetched from another suite than the system's (DEB_SUITE, see
+# prepare-base.sh) is never installed: its .deb and tarball stay in the cache.
+if [ -n "$DEB_SUITE" ]; then
+	DEB_FILE=$CACHE_ROOT/debs/${DEB_PACKAGE}_${DEB_VERSION}_all.deb
+	TARBALL=$CACHE/$TARBALL_NAME
+fi
 BASE_GIT=$CACHE/base
 CCACHE_DIR=${CCACHE_DIR:-$CACHE_ROOT/ccache}
 export CCACHE_DIR
@@ -48,7 +68,7 @@ claim_check_tree() {
 
 # The series, in order, as listed in kernel/series.
 series_patches() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$KDIR/series"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SDIR/series"
 }
 
 # Make (or reset) the worktree $1 at the base commit, detached, with nothing
@@ -76,7 +96,7 @@ export PATH
 # that changed.
 CHECK_TREE=$CACHE/trees/check
 CHECK_LOCK=$CACHE/check.lock
-KUNITCONFIG=$KDIR/kunit/drm_sched.kunitconfig
+KUNITCONFIG=$SDIR/kunit/drm_sched.kunitconfig
 MAKE_CC="ccache gcc"
 
 # config_key FILE...: a short hash of the files, the compiler and its
@@ -113,11 +133,11 @@ kunit_uml() {
 		"$2/kunit.counts"
 }
 
-# am_patch TREE PATCH: git am one patch of kernel/patches/ onto TREE. A fixed
+# am_patch TREE PATCH: git am one patch of $SDIR/patches/ onto TREE. A fixed
 # committer keeps the applied commit ids the same on every machine.
 am_patch() {
 	GIT_COMMITTER_NAME="gpurobust series" \
 	GIT_COMMITTER_EMAIL="series@gpurobust.invalid" \
 	GIT_COMMITTER_DATE="2025-11-14T00:00:00+0000" \
-		git -C "$1" am -q "$KDIR/patches/$2"
+		git -C "$1" am -q "$SDIR/patches/$2"
 }

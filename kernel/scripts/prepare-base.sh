@@ -1,18 +1,87 @@
 #!/bin/sh
 # Prepare the base tree the series applies to, in the cache outside the repo.
 #
-# usage: kernel/scripts/prepare-base.sh
+# usage: [GPUROBUST_SERIES=7.2] kernel/scripts/prepare-base.sh
 #
-# Installs Debian's linux-source package at the version pinned in kernel/BASE
-# (when run as root and it is missing), checks the tarball's checksum and the
-# Makefile version, extracts it to $CACHE/base and turns it into a git tree with
-# one commit. Author, committer and date are fixed, so the commit id is the same
-# on every machine; it must equal BASE_COMMIT in kernel/BASE.
+# Gets Debian's linux-source package at the version pinned in the series'
+# BASE, checks the tarball's checksum and the Makefile version, extracts it to
+# $CACHE/base and turns it into a git tree with one commit. Author, committer
+# and date are fixed, so the commit id is the same on every machine; it must
+# equal BASE_COMMIT in BASE.
+#
+# A base from the system's own suite (6.12 on Debian 12) is installed with
+# apt-get, as root. A base from another suite (BASE sets DEB_SUITE: 7.2 comes
+# from sid) is never installed: apt-get downloads its .deb with a private
+# source list and state directory, so the system's apt sources stay as they
+# are and nothing from that suite lands on the system. The .deb is checked
+# against DEB_SHA256 and kept in $CACHE_ROOT/debs. When the suite no longer
+# has the pinned version and no copy is cached, the script says which version
+# the suite has now and how to move the pin, and exits 77 (skip): a moved
+# archive is never a pass.
 # Idempotent: a prepared, verified tree is left alone. Prints the tree's path.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+# suite_apt ARGS...: apt-get (or apt-cache, with APT=apt-cache) on DEB_SUITE
+# only, with its own source list and state under $CACHE_ROOT/apt-$DEB_SUITE.
+# The mirror is the one the system's apt uses for Debian (or
+# GPUROBUST_DEBIAN_MIRROR).
+suite_apt() {
+	dir=$CACHE_ROOT/apt-$DEB_SUITE
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	mirror=${GPUROBUST_DEBIAN_MIRROR:-$(apt-get indextargets \
+		--format '$(REPO_URI) $(COMPONENT)' 'Identifier: Packages' 2>/dev/null |
+		awk '$1 !~ /security/ && $2 == "main" { print $1; exit }')}
+	[ -n "$mirror" ] || die "no Debian mirror in the system's apt sources; set GPUROBUST_DEBIAN_MIRROR"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $DEB_SUITE main" \
+		> "$dir/sources.list"
+	${APT:-apt-get} -q -o Dir::Etc::sourcelist="$dir/sources.list" \
+		-o Dir::Etc::sourceparts=/dev/null -o Dir::State::Lists="$dir/lists" \
+		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root "$@"
+}
+
+# fetch_package: the pinned .deb from DEB_SUITE into $DEB_FILE, checked.
+fetch_package() {
+	if [ -f "$DEB_FILE" ] &&
+		echo "$DEB_SHA256  $DEB_FILE" | sha256sum -c --quiet - 2>/dev/null; then
+		return 0
+	fi
+	log "downloading $DEB_PACKAGE=$DEB_VERSION from Debian $DEB_SUITE (private apt state)"
+	suite_apt update > "$CACHE_ROOT/apt-$DEB_SUITE.log" 2>&1 ||
+		die "apt-get update for $DEB_SUITE failed: $(tail -n 3 "$CACHE_ROOT/apt-$DEB_SUITE.log")"
+	now=$(APT=apt-cache suite_apt policy "$DEB_PACKAGE" 2>/dev/null |
+		awk '$1 == "Candidate:" { print $2 }')
+	mkdir -p "$(dirname "$DEB_FILE")"
+	if ! (cd "$(dirname "$DEB_FILE")" &&
+		suite_apt download "$DEB_PACKAGE=$DEB_VERSION") \
+		>> "$CACHE_ROOT/apt-$DEB_SUITE.log" 2>&1; then
+		echo "SKIP: Debian $DEB_SUITE no longer has $DEB_PACKAGE $DEB_VERSION (it has ${now:-no $DEB_PACKAGE} now), and $DEB_FILE is not cached." >&2
+		echo "SKIP: to move the pin: kernel/scripts/move-pin.sh $SERIES ${now:-VERSION}" >&2
+		exit 77
+	fi
+	echo "$DEB_SHA256  $DEB_FILE" | sha256sum -c --quiet - ||
+		die "$DEB_FILE does not match DEB_SHA256 in $SDIR/BASE"
+}
+
+# unpack_tarball: the kernel tarball out of the cached .deb, into $TARBALL.
+unpack_tarball() {
+	if [ -f "$TARBALL" ] &&
+		echo "$TARBALL_SHA256  $TARBALL" | sha256sum -c --quiet - 2>/dev/null; then
+		return 0
+	fi
+	mkdir -p "$CACHE"
+	dpkg-deb --fsys-tarfile "$DEB_FILE" |
+		tar -xO "./usr/src/$TARBALL_NAME" > "$TARBALL.tmp" ||
+		die "$DEB_FILE has no usr/src/$TARBALL_NAME"
+	mv "$TARBALL.tmp" "$TARBALL"
+}
+
 check_package() {
+	if [ -n "$DEB_SUITE" ]; then
+		fetch_package
+		unpack_tarball
+		return 0
+	fi
 	have=$(dpkg-query -W -f '${Version}' "$DEB_PACKAGE" 2>/dev/null || true)
 	[ "$have" = "$DEB_VERSION" ] && return 0
 	[ "$(id -u)" -eq 0 ] ||
@@ -30,7 +99,7 @@ check_makefile_version() {
 	found=$(awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 		$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$1")
 	[ "$found" = "$KERNEL_VERSION" ] ||
-		die "$1 says version $found, kernel/BASE pins $KERNEL_VERSION"
+		die "$1 says version $found, $SDIR/BASE pins $KERNEL_VERSION"
 }
 
 verify_base_git() {
@@ -44,7 +113,7 @@ verify_base_git() {
 make_base_git() {
 	log "checking $TARBALL"
 	echo "$TARBALL_SHA256  $TARBALL" | sha256sum -c --quiet - ||
-		die "$TARBALL does not match the checksum in kernel/BASE"
+		die "$TARBALL does not match the checksum in $SDIR/BASE"
 	tmp=$CACHE/base.tmp
 	rm -rf "$tmp" "$BASE_GIT"
 	mkdir -p "$tmp"
@@ -66,10 +135,10 @@ make_base_git() {
 	mv "$tmp" "$BASE_GIT"
 	made=$(git -C "$BASE_GIT" rev-parse HEAD)
 	if [ -z "$BASE_COMMIT" ]; then
-		die "made base commit $made; record it as BASE_COMMIT in kernel/BASE"
+		die "made base commit $made; record it as BASE_COMMIT in $SDIR/BASE"
 	fi
 	[ "$made" = "$BASE_COMMIT" ] ||
-		die "made base commit $made, kernel/BASE pins $BASE_COMMIT"
+		die "made base commit $made, $SDIR/BASE pins $BASE_COMMIT"
 }
 
 prepare() {

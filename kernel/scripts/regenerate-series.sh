@@ -1,7 +1,8 @@
 #!/bin/sh
-# Regenerate kernel/patches/ and kernel/series from a working tree.
+# Regenerate a series' patches/ and series (kernel/ for 6.12, kernel/7.2/
+# for 7.2) from a working tree.
 #
-# usage: kernel/scripts/regenerate-series.sh TREE
+# usage: [GPUROBUST_SERIES=7.2] kernel/scripts/regenerate-series.sh TREE
 #
 # TREE is a git tree whose history holds the base commit (a worktree of the
 # base tree, see prepare-base.sh) with the series committed on top of it.
@@ -19,7 +20,7 @@ git -C "$tree" merge-base --is-ancestor "$BASE_COMMIT" HEAD ||
 count=$(git -C "$tree" rev-list --count "$BASE_COMMIT..HEAD")
 [ "$count" -gt 0 ] || die "$tree has no commits on top of the base"
 
-out=$KDIR/patches
+out=$SDIR/patches
 rm -rf "$out"
 mkdir -p "$out"
 git -C "$tree" format-patch -q --cover-letter --zero-commit --no-signature \
@@ -28,8 +29,8 @@ git -C "$tree" format-patch -q --cover-letter --zero-commit --no-signature \
 # Fill the cover letter's placeholders: the first line of cover-letter.txt
 # is the subject, the rest (after a blank line) the text.
 cover=$out/0000-cover-letter.patch
-subject=$(head -n 1 "$KDIR/cover-letter.txt")
-tail -n +3 "$KDIR/cover-letter.txt" > "$out/blurb"
+subject=$(head -n 1 "$SDIR/cover-letter.txt")
+tail -n +3 "$SDIR/cover-letter.txt" > "$out/blurb"
 awk -v subject="$subject" -v blurb="$out/blurb" '
 	/^Subject: / { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
 	/^Date: / { print "Date: Fri, 14 Nov 2025 00:00:00 +0000"; next }
@@ -48,5 +49,5 @@ rm -f "$out/blurb"
 	for patch in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
 		[ "$patch" = "$cover" ] || basename "$patch"
 	done
-} > "$KDIR/series"
-log "wrote $count patches and a cover letter to kernel/patches/, and kernel/series"
+} > "$SDIR/series"
+log "wrote $count patches and a cover letter to $SDIR/patches/ and $SDIR/series"
