@@ -16,9 +16,9 @@ BUILD ?= $(TOP)/build
 RESULTS ?= $(BUILD)/results
 PREFIX ?= /usr/local
 LIBBUILD := $(BUILD)/lib
-TIERS := lib kernel igt
+TIERS := lib kernel kernel72 igt
 
-.PHONY: all deps lib demo check lib-check kernel-check igt-check install clean
+.PHONY: all deps lib demo check lib-check kernel-check kernel72-check igt-check install clean
 
 all: lib
 
@@ -45,6 +45,10 @@ kernel-check: deps
 	@mkdir -p $(RESULTS)
 	@$(TOP)/kernel/scripts/check.sh $(RESULTS)
 
+kernel72-check: deps
+	@mkdir -p $(RESULTS)
+	@GPUROBUST_SERIES=7.2 $(TOP)/kernel/scripts/check.sh $(RESULTS)
+
 igt-check: deps
 	@mkdir -p $(RESULTS)
 	@$(TOP)/igt-tests/check.sh $(RESULTS)
@@ -53,6 +57,7 @@ check: deps
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	-@$(MAKE) --no-print-directory lib-check
 	-@$(MAKE) --no-print-directory kernel-check
+	-@$(MAKE) --no-print-directory kernel72-check
 	-@$(MAKE) --no-print-directory igt-check
 	@$(TOP)/scripts/summarize.sh $(RESULTS) $(TIERS)
 

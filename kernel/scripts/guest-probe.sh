@@ -24,11 +24,11 @@ set -eu
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
 results=$(cd "$2" && pwd)
-work=$results/kernel-logs/guest-l10
+work=$results/$TIER-logs/guest-l10
 top=$(cd "$KDIR/.." && pwd)
 rm -rf "$work"
 mkdir -p "$work"
-echo "0 1 0" > "$results/kernel-guest-l10"
+echo "0 1 0" > "$results/$TIER-guest-l10"
 
 bzimage=$build/arch/x86/boot/bzImage
 gen_init_cpio=$build/usr/gen_init_cpio
@@ -111,6 +111,6 @@ if [ -n "$problems" ]; then
 	tail -n 40 "$work/console.log"
 	log "guest L10: $problems"
 fi
-echo "$passed $failed $skipped" > "$results/kernel-guest-l10"
-log "kernel-guest-l10: $passed passed, $failed failed, $skipped skipped"
+echo "$passed $failed $skipped" > "$results/$TIER-guest-l10"
+log "$TIER-guest-l10: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

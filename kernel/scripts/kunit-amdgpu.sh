@@ -30,7 +30,7 @@ set -eu
 tree=$(cd "$1" && pwd)
 mkdir -p "$2"
 results=$(cd "$2" && pwd)
-kunitconfig=$KDIR/kunit/amdgpu.kunitconfig
+kunitconfig=$SDIR/kunit/amdgpu.kunitconfig
 
 [ -x "$tree/tools/testing/kunit/kunit.py" ] || die "$tree is not a kernel tree"
 command -v qemu-system-x86_64 >/dev/null ||
@@ -48,12 +48,12 @@ log "amdgpu KUnit: building and running $tree in $build"
 status=0
 (cd "$tree" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 	--kunitconfig="$kunitconfig" --build_dir="$build" --jobs=2 \
-	--make_options "CC=$MAKE_CC" --json="$results/kernel-amdgpu.json") \
-	> "$results/kernel-amdgpu.log" 2>&1 || status=$?
+	--make_options "CC=$MAKE_CC" --json="$results/$TIER-amdgpu.json") \
+	> "$results/$TIER-amdgpu.log" 2>&1 || status=$?
 
 if [ ! -s "$build/test.log" ]; then
-	tail -n 40 "$results/kernel-amdgpu.log" >&2
-	echo "0 1 0" > "$results/kernel-amdgpu"
+	tail -n 40 "$results/$TIER-amdgpu.log" >&2
+	echo "0 1 0" > "$results/$TIER-amdgpu"
 	die "no KUnit results (build or boot failed, kunit.py exit $status)"
 fi
 # One line per test, plus kernel-log-clean: a KASAN or lockdep report, BUG or
@@ -63,10 +63,10 @@ fi
 python3 "$KDIR/scripts/kunit-results.py" --from-boot \
 	--require 'kasan-enabled=KernelAddressSanitizer initialized' \
 	--require 'lockdep-enabled=Lock dependency validator' \
-	"$results/kernel-amdgpu.json" "$build/test.log" "$results/kernel-amdgpu" \
-	> "$results/kernel-amdgpu.tests"
-cp "$build/test.log" "$results/kernel-amdgpu-kernel.log"
-read -r passed failed skipped < "$results/kernel-amdgpu"
+	"$results/$TIER-amdgpu.json" "$build/test.log" "$results/$TIER-amdgpu" \
+	> "$results/$TIER-amdgpu.tests"
+cp "$build/test.log" "$results/$TIER-amdgpu-kernel.log"
+read -r passed failed skipped < "$results/$TIER-amdgpu"
 # fixture_test NAME KUNIT_TEST ARGS...: one more test, NAME, passing when
 # extract-coredump-fixture.sh ARGS does (its output in a log of its own).
 # It is skipped when the KUnit test KUNIT_TEST that prints the dump did not
@@ -75,31 +75,34 @@ fixture_test() {
 	name=$1
 	kunit_test=$2
 	shift 2
-	if ! grep -q "^[A-Z]* amdgpu_coredump\.$kunit_test\$" "$results/kernel-amdgpu.tests"; then
+	if ! grep -q "^[A-Z]* amdgpu_coredump\.$kunit_test\$" "$results/$TIER-amdgpu.tests"; then
 		skipped=$((skipped + 1))
-		echo "SKIP $name ($kunit_test is not in $tree)" >> "$results/kernel-amdgpu.tests"
+		echo "SKIP $name ($kunit_test is not in $tree)" >> "$results/$TIER-amdgpu.tests"
 	elif "$KDIR/scripts/extract-coredump-fixture.sh" "$@" \
-		> "$results/kernel-amdgpu-$name.log" 2>&1; then
+		> "$results/$TIER-amdgpu-$name.log" 2>&1; then
 		passed=$((passed + 1))
-		echo "PASS $name" >> "$results/kernel-amdgpu.tests"
+		echo "PASS $name" >> "$results/$TIER-amdgpu.tests"
 	else
 		failed=$((failed + 1))
-		echo "FAIL $name" >> "$results/kernel-amdgpu.tests"
-		cat "$results/kernel-amdgpu-$name.log" >&2
+		echo "FAIL $name" >> "$results/$TIER-amdgpu.tests"
+		cat "$results/$TIER-amdgpu-$name.log" >&2
 	fi
 }
-# The saved devcoredump fixture is byte for byte what the printer wrote in
-# D4_fixture this run (kernel/fixtures/README.md).
-fixture_test coredump-fixture D4_fixture --check "$build/test.log" \
-	"$KDIR/fixtures/series-d4-full-reset.devcoredump"
-# D4 against the unpatched printer: the 6.12 text of the series' dump is
-# byte for byte what the bare base printed for the same hang.
-fixture_test coredump-d4-base-prefix D4_old_text_unchanged --name old-text --prefix \
-	"$build/test.log" "$KDIR/fixtures/base-6.12.117-full-reset.devcoredump"
-echo "$passed $failed $skipped" > "$results/kernel-amdgpu"
+# The devcoredump fixtures are the series' own (the 6.12 series has them).
+if [ -d "$SDIR/fixtures" ]; then
+	# The saved devcoredump fixture is byte for byte what the printer wrote in
+	# D4_fixture this run (kernel/fixtures/README.md).
+	fixture_test coredump-fixture D4_fixture --check "$build/test.log" \
+		"$SDIR/fixtures/series-d4-full-reset.devcoredump"
+	# D4 against the unpatched printer: the 6.12 text of the series' dump is
+	# byte for byte what the bare base printed for the same hang.
+	fixture_test coredump-d4-base-prefix D4_old_text_unchanged --name old-text --prefix \
+		"$build/test.log" "$SDIR/fixtures/base-6.12.117-full-reset.devcoredump"
+fi
+echo "$passed $failed $skipped" > "$results/$TIER-amdgpu"
 log "amdgpu KUnit: $passed passed, $failed failed, $skipped skipped"
 if [ "$failed" -ne 0 ]; then
-	grep -v '^PASS' "$results/kernel-amdgpu.tests" >&2
+	grep -v '^PASS' "$results/$TIER-amdgpu.tests" >&2
 	grep -h 'Expected\|but \|not ok' "$build/test.log" | head -n 60 >&2
 	exit 1
 fi

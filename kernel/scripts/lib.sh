@@ -1,9 +1,12 @@
+# shellcheck shell=sh
 # Shared settings for the kernel/ scripts. Source it; it defines:
 #   KDIR       kernel/ in this checkout
 #   SERIES     which series the script works on: GPUROBUST_SERIES, "6.12"
 #              (the default) or "7.2"
 #   SDIR       that series' directory: kernel/ for 6.12, kernel/7.2/ for 7.2;
 #              it holds BASE, series, patches/, cover-letter.txt and kunit/
+#   TIER       the name of its `make check` tier, and the prefix of its result
+#              files: kernel (6.12) or kernel72 (7.2)
 #   CACHE      /var/cache/gpurobust/linux-<version> (override with GPUROBUST_CACHE)
 #   BASE_GIT   the git tree holding the base commit
 #   CCACHE_DIR ccache's directory, shared by every tree and build dir
@@ -12,8 +15,14 @@
 KDIR=$(cd "$(dirname "$0")/.." && pwd)
 SERIES=${GPUROBUST_SERIES:-6.12}
 case "$SERIES" in
-6.12) SDIR=$KDIR ;;
-7.2) SDIR=$KDIR/7.2 ;;
+6.12)
+	SDIR=$KDIR
+	TIER=kernel
+	;;
+7.2)
+	SDIR=$KDIR/7.2
+	TIER=kernel72
+	;;
 *)
 	echo "GPUROBUST_SERIES must be 6.12 or 7.2, not '$SERIES'" >&2
 	exit 1
@@ -41,6 +50,25 @@ log() {
 die() {
 	printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2
 	exit 1
+}
+
+# suite_apt ARGS...: apt-get (or apt-cache, with APT=apt-cache) on DEB_SUITE
+# only, with its own source list and state under $CACHE_ROOT/apt-$DEB_SUITE.
+# The mirror is the one the system's apt uses for Debian (or
+# GPUROBUST_DEBIAN_MIRROR).
+suite_apt() {
+	dir=$CACHE_ROOT/apt-$DEB_SUITE
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
+	mirror=${GPUROBUST_DEBIAN_MIRROR:-$(apt-get indextargets \
+		--format '$(REPO_URI) $(COMPONENT)' 'Identifier: Packages' 2>/dev/null |
+		awk '$1 !~ /security/ && $2 == "main" { print $1; exit }')}
+	[ -n "$mirror" ] || die "no Debian mirror in the system's apt sources; set GPUROBUST_DEBIAN_MIRROR"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $DEB_SUITE main" \
+		> "$dir/sources.list"
+	${APT:-apt-get} -q -o Dir::Etc::sourcelist="$dir/sources.list" \
+		-o Dir::Etc::sourceparts=/dev/null -o Dir::State::Lists="$dir/lists" \
+		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root "$@"
 }
 
 # Hold the cache lock (on fd 8) while changing the base git tree or its list

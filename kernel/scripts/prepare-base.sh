@@ -22,24 +22,6 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# suite_apt ARGS...: apt-get (or apt-cache, with APT=apt-cache) on DEB_SUITE
-# only, with its own source list and state under $CACHE_ROOT/apt-$DEB_SUITE.
-# The mirror is the one the system's apt uses for Debian (or
-# GPUROBUST_DEBIAN_MIRROR).
-suite_apt() {
-	dir=$CACHE_ROOT/apt-$DEB_SUITE
-	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	mirror=${GPUROBUST_DEBIAN_MIRROR:-$(apt-get indextargets \
-		--format '$(REPO_URI) $(COMPONENT)' 'Identifier: Packages' 2>/dev/null |
-		awk '$1 !~ /security/ && $2 == "main" { print $1; exit }')}
-	[ -n "$mirror" ] || die "no Debian mirror in the system's apt sources; set GPUROBUST_DEBIAN_MIRROR"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $DEB_SUITE main" \
-		> "$dir/sources.list"
-	${APT:-apt-get} -q -o Dir::Etc::sourcelist="$dir/sources.list" \
-		-o Dir::Etc::sourceparts=/dev/null -o Dir::State::Lists="$dir/lists" \
-		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root "$@"
-}
-
 # fetch_package: the pinned .deb from DEB_SUITE into $DEB_FILE, checked.
 fetch_package() {
 	if [ -f "$DEB_FILE" ] &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Show that the series' tests catch the bugs it fixes.
 #
-# usage: kernel/scripts/tests-on-base.sh [OUTDIR]
+# usage: [GPUROBUST_SERIES=7.2] kernel/scripts/tests-on-base.sh [OUTDIR]
 #
 # Applies only the test patches (kernel/series entries whose subject says
 # "KUnit tests") to the bare base, with the one patch they need that changes
@@ -27,19 +27,21 @@ out=${1:-$(mktemp -d /tmp/tests-on-base.XXXXXX)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# The tests the base must fail, and only those.
-must_fail_uml='K3_guilty_etime_survives_stop_start|K3_guilty_later_jobs_get_etime|K4_full_reset_keeps_guilty_etime'
-must_fail_amdgpu='K1_soft_recovery_guilty_ctx_wide|K1_verdict_without_entity_guilty|K1_soft_recovery_bystander_untouched|K1_soft_recovery_frees_job|K1_soft_recovery_same_vm_innocent|K1_refused_when_fences_signal|K1_job_ended_no_blame|K2_pipelined_soft_recovery|K2_pipelined_ring_reset|K3_ring_reset|K4_full_reset|K4_skipped_reset_blames_nobody|K5_vram_lost|K6_every_entity|K6_queued_jobs_never_run|D1_soft_recovery|D1_soft_recovery_same_vm_innocent|D1_ring_reset_innocents|D1_full_reset_innocents|D1_final_at_first_read|D1_no_recovery_failed|D2_ring_at_hang_time'
-# The patch without behavioural change that the amdgpu tests build on.
-test_prereq='Give each job the reset state of the'
-
+# The tests the base must fail (must_fail_uml, must_fail_amdgpu: the
+# behavioural ones, and only those) and the one patch without behavioural
+# change they build on (test_prereq) are the series' own.
+must_fail_uml=
+must_fail_amdgpu=
+test_prereq=
+# shellcheck source=../tests-on-base.conf
+. "$SDIR/tests-on-base.conf"
 
 "$KDIR/scripts/prepare-base.sh" >/dev/null
 claim_check_tree
 
 for patch in $(series_patches); do
 	grep -q -e '^Subject: .*KUnit tests' -e "^Subject: .*$test_prereq" \
-		"$KDIR/patches/$patch" || continue
+		"$SDIR/patches/$patch" || continue
 	log "applying only $patch"
 	am_patch "$CHECK_TREE" "$patch"
 done
@@ -94,27 +96,29 @@ grep -E '^round [0-9]+:|^later job' "$out/uml/kunit.log" | head -n 5 | sed 's/^/
 # kunit-amdgpu.sh exits non-zero when a test fails, as most must here.
 mkdir -p "$out/amdgpu"
 "$KDIR/scripts/kunit-amdgpu.sh" "$CHECK_TREE" "$out/amdgpu" > "$out/amdgpu/run.log" 2>&1 || true
-if [ ! -s "$out/amdgpu/kernel-amdgpu.tests" ]; then
+if [ ! -s "$out/amdgpu/$TIER-amdgpu.tests" ]; then
 	tail -n 30 "$out/amdgpu/run.log"
 	die "the amdgpu KUnit kernel did not build or boot with only the test patches (logs: $out/amdgpu)"
 fi
-judge amdgpu "$out/amdgpu/kernel-amdgpu.tests" "$out/amdgpu/kernel-amdgpu-kernel.log" \
+judge amdgpu "$out/amdgpu/$TIER-amdgpu.tests" "$out/amdgpu/$TIER-amdgpu-kernel.log" \
 	"$must_fail_amdgpu"
 
-# The reference of D4: what the bare base's printer wrote for the hang of
-# D4_old_text_unchanged is the committed base fixture. To regenerate it:
-#   kernel/scripts/extract-coredump-fixture.sh --name old-text \
-#	OUTDIR/amdgpu/kernel-amdgpu-kernel.log \
-#	kernel/fixtures/base-6.12.117-full-reset.devcoredump
-if "$KDIR/scripts/extract-coredump-fixture.sh" --name old-text --check \
-	"$out/amdgpu/kernel-amdgpu-kernel.log" \
-	"$KDIR/fixtures/base-6.12.117-full-reset.devcoredump" \
-	> "$out/amdgpu/base-fixture.log" 2>&1; then
-	echo "PASS coredump-base-fixture"
-else
-	echo "FAIL coredump-base-fixture"
-	sed 's/^/    /' "$out/amdgpu/base-fixture.log" | head -n 20
-	ok=0
+if [ -d "$SDIR/fixtures" ]; then
+	# The reference of D4: what the bare base's printer wrote for the hang of
+	# D4_old_text_unchanged is the committed base fixture. To regenerate it:
+	#   kernel/scripts/extract-coredump-fixture.sh --name old-text \
+	#	OUTDIR/amdgpu/kernel-amdgpu-kernel.log \
+	#	kernel/fixtures/base-6.12.117-full-reset.devcoredump
+	if "$KDIR/scripts/extract-coredump-fixture.sh" --name old-text --check \
+		"$out/amdgpu/$TIER-amdgpu-kernel.log" \
+		"$SDIR/fixtures/base-6.12.117-full-reset.devcoredump" \
+		> "$out/amdgpu/base-fixture.log" 2>&1; then
+		echo "PASS coredump-base-fixture"
+	else
+		echo "FAIL coredump-base-fixture"
+		sed 's/^/    /' "$out/amdgpu/base-fixture.log" | head -n 20
+		ok=0
+	fi
 fi
 
 [ "$ok" -eq 1 ] || die "the tests do not show the base's bugs as expected (logs: $out)"

@@ -4,7 +4,7 @@
 # built for x86_64 with the amdgpu KUnit tier's configuration
 # (kunit/amdgpu.kunitconfig plus the lines kunit.py adds for QEMU x86_64).
 # shellcheck disable=SC2034 # the variables are for the scripts sourcing this
-AMDGPU_KUNITCONFIG=$KDIR/kunit/amdgpu.kunitconfig
+AMDGPU_KUNITCONFIG=$SDIR/kunit/amdgpu.kunitconfig
 
 # Paths relative to the cache root let ccache reuse objects across trees,
 # as in kunit-amdgpu.sh.
