@@ -4,7 +4,9 @@
 #
 # Check that libgpurobust's own copies of amdgpu uAPI constants equal the
 # series' include/uapi/drm/amdgpu_drm.h, and that its driver version for the
-# per-context reset semantics equals the series' KMS_DRIVER_* version.
+# per-context reset semantics equals the series' KMS_DRIVER_* version (for
+# the 7.2 series GPUROBUST_PER_CTX_RESET_KMS_*, for its 6.12 backport
+# GPUROBUST_PER_CTX_RESET_BACKPORT_KMS_*).
 #
 # usage: kernel/scripts/check-uapi.sh [--pending FILE] TREE
 #
@@ -65,6 +67,12 @@ mv "$work/checked" "$work/fallbacks"
 grep -qx 'KMS version' "$work/pending" && kms_pending=yes || kms_pending=no
 names=$(cut -d ' ' -f 1 "$work/fallbacks")
 lib=$(grep -rl 'GPUROBUST_PER_CTX_RESET_KMS_MINOR' "$libsrc" --include='*.h' | head -n 1)
+# The library knows both series' versions: upstream's minor bump (7.2) and
+# the backport's patchlevel (6.12).
+case "$SERIES" in
+6.12) kms_prefix=GPUROBUST_PER_CTX_RESET_BACKPORT_KMS_ ;;
+*) kms_prefix=GPUROBUST_PER_CTX_RESET_KMS_ ;;
+esac
 {
 	echo '#include <stdint.h>'
 	# what headers_install strips from uAPI headers
@@ -77,12 +85,12 @@ lib=$(grep -rl 'GPUROBUST_PER_CTX_RESET_KMS_MINOR' "$libsrc" --include='*.h' | h
 		echo "_Static_assert($name == ($value), \"$name differs\");"
 	done < "$work/fallbacks"
 	# The version the library's detection names (Documentation/uapi.md).
-	[ -z "$lib" ] || sed -n 's/^#define \(GPUROBUST_PER_CTX_RESET_KMS_[A-Z]*\)[[:space:]]*\([0-9]*\).*/#define LIB_\1 \2/p' "$lib"
+	[ -z "$lib" ] || sed -n "s/^#define ${kms_prefix}\([A-Z]*\)[[:space:]]*\([0-9]*\).*/#define LIB_KMS_\1 \2/p" "$lib"
 	sed -n 's/^#define \(KMS_DRIVER_[A-Z]*\)[[:space:]]*\([0-9]*\).*/#define \1 \2/p' "$drv"
-	[ "$kms_pending" = yes ] || echo '#ifdef LIB_GPUROBUST_PER_CTX_RESET_KMS_MINOR'
+	[ "$kms_pending" = yes ] || echo '#ifdef LIB_KMS_MINOR'
 	[ "$kms_pending" = no ] || echo '#if 0 /* the KMS version is pending */'
-	echo '_Static_assert(LIB_GPUROBUST_PER_CTX_RESET_KMS_MINOR == KMS_DRIVER_MINOR, "KMS minor differs");'
-	echo '_Static_assert(LIB_GPUROBUST_PER_CTX_RESET_KMS_PATCHLEVEL == KMS_DRIVER_PATCHLEVEL, "KMS patchlevel differs");'
+	echo '_Static_assert(LIB_KMS_MINOR == KMS_DRIVER_MINOR, "KMS minor differs");'
+	echo '_Static_assert(LIB_KMS_PATCHLEVEL == KMS_DRIVER_PATCHLEVEL, "KMS patchlevel differs");'
 	echo '#endif'
 } > "$work/check.c"
 if gcc -std=c11 -fsyntax-only -I "$tree/include/uapi" "$work/check.c" \

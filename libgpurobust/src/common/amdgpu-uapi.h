@@ -46,12 +46,16 @@
 #define AMDGPU_VM_DUMPABLE_MAX_SIZE (64 << 10)
 #endif
 
-/* The driver version with which this project's kernel series reports the
- * per-context semantics: 3.61.1 and later patchlevels of the 3.61 (Linux 6.12)
- * branch (Documentation/uapi.md; kernel/scripts/check-uapi.sh compares it with
- * the series). */
-#define GPUROBUST_PER_CTX_RESET_KMS_MINOR 61
-#define GPUROBUST_PER_CTX_RESET_KMS_PATCHLEVEL 1
+/* The driver versions with which this project's kernel series report the
+ * per-context semantics (Documentation/uapi.md; kernel/scripts/check-uapi.sh
+ * compares each with its series): the upstream series on Linux 7.2 bumps the
+ * minor to 3.65.0; its 6.12 backport cannot take an upstream minor (3.62
+ * to 3.64 stand for features 6.12 lacks), so it reports 3.61.1 and later
+ * patchlevels of the 3.61 branch. */
+#define GPUROBUST_PER_CTX_RESET_KMS_MINOR 65
+#define GPUROBUST_PER_CTX_RESET_KMS_PATCHLEVEL 0
+#define GPUROBUST_PER_CTX_RESET_BACKPORT_KMS_MINOR 61
+#define GPUROBUST_PER_CTX_RESET_BACKPORT_KMS_PATCHLEVEL 1
 
 /* Kernel-internal, but listed by contract row L8 as "not a reset". It never
  * reaches a well-behaved caller; accepting it costs nothing. */

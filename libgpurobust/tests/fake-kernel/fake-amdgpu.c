@@ -113,6 +113,7 @@ static struct {
 
 	char driver[32];
 	int kms_minor;
+	int kms_patchlevel;
 	bool per_ctx;
 	int fail_next[FAKE_CALL_COUNT];
 	struct fake_ctx ctxs[MAX_CTXS];
@@ -151,6 +152,7 @@ static void reset_locked(void)
 	fake.violation[0] = '\0';
 	snprintf(fake.driver, sizeof(fake.driver), "amdgpu");
 	fake.kms_minor = 59;
+	fake.kms_patchlevel = 0;
 	fake.per_ctx = false;
 	fake.dumpable = false;
 	memset(fake.bos, 0, sizeof(fake.bos));
@@ -240,7 +242,7 @@ static int version_ioctl(struct drm_version *v)
 		return err;
 	v->version_major = 3;
 	v->version_minor = fake.kms_minor;
-	v->version_patchlevel = 0;
+	v->version_patchlevel = fake.kms_patchlevel;
 	/* drm_copy_field(): copy what fits, report the full length. */
 	if (v->name && v->name_len)
 		memcpy(v->name, fake.driver, name_len < v->name_len ? name_len : v->name_len);
@@ -889,6 +891,14 @@ void fake_amdgpu_set_kms_minor(int minor)
 {
 	pthread_mutex_lock(&fake.lock);
 	fake.kms_minor = minor;
+	pthread_mutex_unlock(&fake.lock);
+}
+
+void fake_amdgpu_set_kms_version(int minor, int patchlevel)
+{
+	pthread_mutex_lock(&fake.lock);
+	fake.kms_minor = minor;
+	fake.kms_patchlevel = patchlevel;
 	pthread_mutex_unlock(&fake.lock);
 }
 

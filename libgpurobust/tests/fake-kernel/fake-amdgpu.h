@@ -63,6 +63,8 @@ void fake_amdgpu_reset(void);
 
 void fake_amdgpu_set_driver(const char *name);
 void fake_amdgpu_set_kms_minor(int minor);
+/* The driver version DRM_IOCTL_VERSION reports: 3.@minor.@patchlevel. */
+void fake_amdgpu_set_kms_version(int minor, int patchlevel);
 /* A kernel with this project's series: every QUERY_STATE2 answer carries
  * AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET. */
 void fake_amdgpu_set_per_ctx(bool per_ctx);

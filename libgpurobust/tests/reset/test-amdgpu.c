@@ -400,6 +400,38 @@ static void test_L6_open_probes_with_a_fresh_context(void **state)
 	gpurobust_amdgpu_close(dev);
 }
 
+/* L6/L7 by version: 3.65.0 (the 7.2 series) and 3.61.1 (its 6.12 backport)
+ * are per-context even before a context's first answer says so; the
+ * upstream versions without the series, 3.61.0 and 3.62.0 to 3.64.0, are
+ * not. The fake's contexts answer without PER_CTX_RESET throughout, so only
+ * the version decides. */
+static void test_L6_versions_of_the_series_are_per_ctx(void **state)
+{
+	static const struct {
+		int minor, patchlevel;
+		enum gpurobust_semantics semantics;
+	} versions[] = {
+		{ 61, 0, GPUROBUST_SEMANTICS_LEGACY },
+		{ 61, 1, GPUROBUST_SEMANTICS_PER_CTX },
+		{ 61, 2, GPUROBUST_SEMANTICS_PER_CTX },
+		{ 62, 0, GPUROBUST_SEMANTICS_LEGACY },
+		{ 64, 0, GPUROBUST_SEMANTICS_LEGACY },
+		{ 64, 1, GPUROBUST_SEMANTICS_LEGACY },
+		{ 65, 0, GPUROBUST_SEMANTICS_PER_CTX },
+		{ 66, 0, GPUROBUST_SEMANTICS_PER_CTX },
+	};
+
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		struct gpurobust_amdgpu_device *dev = NULL;
+
+		fake_amdgpu_set_kms_version(versions[i].minor, versions[i].patchlevel);
+		assert_int_equal(gpurobust_amdgpu_open(fake_amdgpu_node(), &dev), 0);
+		print_message("3.%d.%d\n", versions[i].minor, versions[i].patchlevel);
+		assert_int_equal(gpurobust_amdgpu_semantics(dev), versions[i].semantics);
+		gpurobust_amdgpu_close(dev);
+	}
+}
+
 /* K8: a file the series banned after repeated soft recoveries gets -EPERM
  * for every new context. The probe's context is refused too; that is the
  * ban, not an open failure, and only the series bans. */
@@ -482,6 +514,7 @@ int main(void)
 		DRIVER_TEST(test_L10_syncobj_probe_reads_the_exported_fences),
 		DRIVER_TEST(test_gpuvm_fault_query),
 		KERNEL_TEST(test_L6_open_probes_with_a_fresh_context),
+		KERNEL_TEST(test_L6_versions_of_the_series_are_per_ctx),
 		KERNEL_TEST(test_K8_banned_file_opens_with_per_ctx_semantics),
 		KERNEL_TEST(test_open_errors_name_the_failing_call),
 		KERNEL_TEST(test_bad_arguments_are_refused),

@@ -3,9 +3,9 @@
 /*
  * Opening an amdgpu node: driver and interface version from drmGetVersion(),
  * then the reset semantics from a fresh context's QUERY_STATE2 answer or the
- * version: the series reports 3.61.1 (a patchlevel; upstream's 3.62 means
- * other features) and sets PER_CTX_RESET in every answer
- * (Documentation/uapi.md).
+ * version: the series reports 3.65.0 upstream (7.2) and 3.61.1 in its 6.12
+ * backport (a patchlevel; upstream's 3.62 means other features), and sets
+ * PER_CTX_RESET in every answer (Documentation/uapi.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +37,19 @@ static int read_version(int fd, struct amdgpu_open_report *report)
 	report->version_patchlevel = version->version_patchlevel;
 	drmFreeVersion(version);
 	return 0;
+}
+
+/* Whether the driver version is one with which a series reports the
+ * per-context semantics: upstream's minor or later, or the backport's
+ * patchlevel on its 3.61 branch. */
+static bool version_has_per_ctx_reset(const struct gpurobust_amdgpu_info *info)
+{
+	if (info->version_major != 3)
+		return false;
+	if (info->version_minor >= GPUROBUST_PER_CTX_RESET_KMS_MINOR)
+		return true;
+	return info->version_minor == GPUROBUST_PER_CTX_RESET_BACKPORT_KMS_MINOR &&
+	       info->version_patchlevel >= GPUROBUST_PER_CTX_RESET_BACKPORT_KMS_PATCHLEVEL;
 }
 
 /* The semantics probe for tools: a context of our own, its QUERY_STATE2
@@ -72,9 +85,7 @@ static int probe_semantics(struct gpurobust_amdgpu_device *dev,
 	}
 	dev->info.fresh_ctx_query2_flags = flags;
 	dev->info.semantics = gpurobust_semantics_from_query2(flags);
-	if (dev->info.version_major == 3 &&
-	    dev->info.version_minor == GPUROBUST_PER_CTX_RESET_KMS_MINOR &&
-	    dev->info.version_patchlevel >= GPUROBUST_PER_CTX_RESET_KMS_PATCHLEVEL)
+	if (version_has_per_ctx_reset(&dev->info))
 		dev->info.semantics = GPUROBUST_SEMANTICS_PER_CTX;
 	dev->info.semantics_probed = true;
 	return 0;
