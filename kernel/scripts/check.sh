@@ -102,6 +102,21 @@ fi
 exec 9>"$CHECK_LOCK"
 flock 9
 
+# The sparse the base accepts (sid-sparse.sh): without one, C=1 checks
+# nothing, which counts as a skip of the build part, never a pass.
+sparse_skipped=0
+sparse_status=0
+SPARSE=$("$KDIR/scripts/sid-sparse.sh" 2> "$WORK/sid-sparse.log") || sparse_status=$?
+if [ "$sparse_status" -eq 77 ]; then
+	cat "$WORK/sid-sparse.log"
+	SPARSE=sparse
+	sparse_skipped=1
+elif [ "$sparse_status" -ne 0 ]; then
+	cat "$WORK/sid-sparse.log"
+	die "no sparse for $KERNEL_VERSION"
+fi
+log "sparse: $SPARSE"
+
 status=0
 
 # --- checkpatch -------------------------------------------------------------
@@ -164,7 +179,7 @@ done
 # drm/sched kunitconfig. Nothing selects DRM_SCHED on the bare base, so it is
 # forced on the command line to build the scheduler's objects there too.
 objs_make() {
-	make -C "$CHECK_TREE" ARCH=um O="$OBJS" CC="$MAKE_CC" -j2 \
+	make -C "$CHECK_TREE" ARCH=um O="$OBJS" CC="$MAKE_CC" CHECK="$SPARSE" -j2 \
 		CONFIG_DRM_SCHED=y "$@"
 }
 
@@ -226,7 +241,7 @@ warnings() {
 
 # xobjs_make ARGS...: make in the x86_64 object build dir (x86-objs.sh).
 xobjs_make() {
-	make -C "$CHECK_TREE" ARCH=x86_64 O="$XOBJS" CC="$MAKE_CC" -j2 "$@"
+	make -C "$CHECK_TREE" ARCH=x86_64 O="$XOBJS" CC="$MAKE_CC" CHECK="$SPARSE" -j2 "$@"
 }
 
 # amdgpu_warnings NAME FILE...: rebuild the objects of the amdgpu .c FILEs
@@ -398,7 +413,8 @@ else
 	log "build: libgpurobust's amdgpu uAPI constants differ from the series:"
 	cat "$WORK/check-uapi.log"
 fi
-count build "$pass" "$fail" "$(grep -c '^SKIP' "$WORK/check-uapi.log" || true)"
+count build "$pass" "$fail" \
+	"$(($(grep -c '^SKIP' "$WORK/check-uapi.log" || true) + sparse_skipped))"
 [ "$fail" -eq 0 ] || status=1
 
 # --- KUnit (UML) -----------------------------------------------------------

@@ -52,6 +52,17 @@ die() {
 	exit 1
 }
 
+# debian_mirror: the Debian mirror the system's apt uses (not its security
+# archive), or GPUROBUST_DEBIAN_MIRROR.
+debian_mirror() {
+	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
+	mirror=${GPUROBUST_DEBIAN_MIRROR:-$(apt-get indextargets \
+		--format '$(REPO_URI) $(COMPONENT)' 'Identifier: Packages' 2>/dev/null |
+		awk '$1 !~ /security/ && $2 == "main" { print $1; exit }')}
+	[ -n "$mirror" ] || die "no Debian mirror in the system's apt sources; set GPUROBUST_DEBIAN_MIRROR"
+	echo "$mirror"
+}
+
 # suite_apt ARGS...: apt-get (or apt-cache, with APT=apt-cache) on DEB_SUITE
 # only, with its own source list and state under $CACHE_ROOT/apt-$DEB_SUITE.
 # The mirror is the one the system's apt uses for Debian (or
@@ -59,11 +70,7 @@ die() {
 suite_apt() {
 	dir=$CACHE_ROOT/apt-$DEB_SUITE
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
-	mirror=${GPUROBUST_DEBIAN_MIRROR:-$(apt-get indextargets \
-		--format '$(REPO_URI) $(COMPONENT)' 'Identifier: Packages' 2>/dev/null |
-		awk '$1 !~ /security/ && $2 == "main" { print $1; exit }')}
-	[ -n "$mirror" ] || die "no Debian mirror in the system's apt sources; set GPUROBUST_DEBIAN_MIRROR"
+	mirror=$(debian_mirror)
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $DEB_SUITE main" \
 		> "$dir/sources.list"
 	${APT:-apt-get} -q -o Dir::Etc::sourcelist="$dir/sources.list" \
