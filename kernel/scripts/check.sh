@@ -413,6 +413,18 @@ else
 	log "build: libgpurobust's amdgpu uAPI constants differ from the series:"
 	cat "$WORK/check-uapi.log"
 fi
+# Every uAPI value the series adds is free in the base's header and in the
+# pending proposals the series' uapi-bits lists.
+if [ -f "$SDIR/uapi-bits" ]; then
+	if "$KDIR/scripts/check-uapi-bits.sh" "$BASE_GIT" "$CHECK_TREE" "$SDIR/uapi-bits" \
+		> "$WORK/check-uapi-bits.log" 2>&1; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		log "build: the series takes a uAPI value that is not free:"
+		cat "$WORK/check-uapi-bits.log"
+	fi
+fi
 count build "$pass" "$fail" \
 	"$(($(grep -c '^SKIP' "$WORK/check-uapi.log" || true) + sparse_skipped))"
 [ "$fail" -eq 0 ] || status=1
