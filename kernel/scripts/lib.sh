@@ -160,7 +160,12 @@ kunit_uml() {
 	fi
 	log "kunit: running the tests"
 	# The command line kunit.py uses for UML; run here to keep the whole log.
+	# Tests upstream marks slow (7.2's drm_sched_scheduler_queue_overhead
+	# and _ping_pong assert that 1000 jobs finish within 5 s) are reported
+	# as skipped: a timed assertion measures the machine's load, not the
+	# scheduler (the project's speed figures come from benchmarks).
 	timeout 900 "$build/linux" kunit.enable=1 mem=1G console=tty \
+		kunit.filter='speed>slow' kunit.filter_action=skip \
 		kunit_shutdown=halt > "$2/kunit.log" 2>&1 < /dev/null || true
 	(cd "$1" && python3 tools/testing/kunit/kunit.py parse \
 		--json="$2/kunit.json" "$2/kunit.log") > "$2/kunit-parse.log" 2>&1 || true

@@ -23,7 +23,9 @@ count=$(git -C "$tree" rev-list --count "$BASE_COMMIT..HEAD")
 out=$SDIR/patches
 rm -rf "$out"
 mkdir -p "$out"
-git -C "$tree" format-patch -q --cover-letter --zero-commit --no-signature \
+# The cover letter is from the series' author, whoever runs this.
+GIT_COMMITTER_NAME=gpurobust GIT_COMMITTER_EMAIL=kernel@gpurobust.invalid \
+	git -C "$tree" format-patch -q --cover-letter --zero-commit --no-signature \
 	--base="$BASE_COMMIT" -o "$out" "$BASE_COMMIT..HEAD"
 
 # Fill the cover letter's placeholders: the first line of cover-letter.txt
