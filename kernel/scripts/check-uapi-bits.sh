@@ -75,7 +75,7 @@ for name in $(cat "$work/added"); do
 		'$1 == "proposal" && $4 == re { printf "proposed %s ", $2 }' "$work/table")" \
 		>> "$work/checked"
 done
-if ! gcc -std=c11 -fsyntax-only -I "$2/include/uapi" "$work/check.c" > "$work/gcc.log" 2>&1; then
+if ! gcc -std=c11 -fsyntax-only -idirafter "$2/include/uapi" "$work/check.c" > "$work/gcc.log" 2>&1; then
 	grep 'error' "$work/gcc.log"
 	echo "FAIL: a new uAPI value is taken (above)"
 	exit 1

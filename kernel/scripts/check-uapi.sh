@@ -20,9 +20,9 @@
 # including both headers would compare nothing: each such fallback of
 # libgpurobust's sources becomes a static assertion against the tree's
 # header instead, compiled with the host gcc. The header's own includes
-# resolve to TREE's include/uapi first (7.x's drm_mode.h includes
-# linux/bits.h, which Debian 12's linux-libc-dev lacks), then to the system's
-# linux-libc-dev for the generated asm headers.
+# resolve to the system's linux-libc-dev first (installed, sanitised
+# headers), and to TREE's include/uapi only for what it lacks (7.x's
+# drm_mode.h includes linux/bits.h, which Debian 12's does not have).
 # Prints one line per constant and exits non-zero on any mismatch.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -93,7 +93,7 @@ esac
 	echo '_Static_assert(LIB_KMS_PATCHLEVEL == KMS_DRIVER_PATCHLEVEL, "KMS patchlevel differs");'
 	echo '#endif'
 } > "$work/check.c"
-if gcc -std=c11 -fsyntax-only -I "$tree/include/uapi" "$work/check.c" \
+if gcc -std=c11 -fsyntax-only -idirafter "$tree/include/uapi" "$work/check.c" \
 	> "$work/gcc.log" 2>&1; then
 	for name in $names; do
 		echo "PASS $name"
