@@ -131,7 +131,7 @@ fail=0
 for patch in $(series_patches); do
 	if (cd "$BASE_GIT" && perl scripts/checkpatch.pl --strict --quiet \
 		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES \
-		"$KDIR/patches/$patch") > "$WORK/checkpatch-$patch.log" 2>&1; then
+		"$SDIR/patches/$patch") > "$WORK/checkpatch-$patch.log" 2>&1; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
@@ -139,7 +139,7 @@ for patch in $(series_patches); do
 		cat "$WORK/checkpatch-$patch.log"
 	fi
 	new_files=$(awk '/^diff --git / { file = substr($4, 3) }
-		/^new file mode/ { print file }' "$KDIR/patches/$patch")
+		/^new file mode/ { print file }' "$SDIR/patches/$patch")
 	for file in $new_files; do
 		# A one-line patch adding just this file: whoever get_maintainer.pl
 		# names for it, beyond the catch-all list, covers it.
@@ -207,7 +207,7 @@ touched_amdgpu_c() {
 # in the tree now.
 touched() {
 	for patch in $(series_patches); do
-		sed -n 's,^+++ b/,,p' "$KDIR/patches/$patch" | grep "$1\$"
+		sed -n 's,^+++ b/,,p' "$SDIR/patches/$patch" | grep "$1\$"
 	done | sort -u | while read -r file; do
 		[ -f "$CHECK_TREE/$file" ] && echo "$file"
 	done
@@ -294,7 +294,7 @@ if ! amdgpu_config "$CHECK_TREE" "$XOBJS" > "$WORK/x86-config.log" 2>&1; then
 fi
 # shellcheck disable=SC2046 # one file per word
 amdgpu_warnings base $(for patch in $(series_patches); do
-	amdgpu_candidates "$CHECK_TREE" "$KDIR/patches/$patch" ""
+	amdgpu_candidates "$CHECK_TREE" "$SDIR/patches/$patch" ""
 done | sort -u)
 
 # Each patch on its own: apply it and rebuild, incrementally, every
@@ -319,7 +319,7 @@ for patch in $(series_patches); do
 	fi
 	objs_config || true
 	dirs=$(sed -n -e 's,^+++ b/\(.*\)/[^/]*\.[ch]$,\1/,p' \
-		-e 's,^+++ b/\(.*\)/Makefile$,\1/,p' "$KDIR/patches/$patch" |
+		-e 's,^+++ b/\(.*\)/Makefile$,\1/,p' "$SDIR/patches/$patch" |
 		sed 's,^include/drm/$,drivers/gpu/drm/scheduler/,' |
 		grep '^drivers/' | grep -v '^drivers/gpu/drm/amd/' | sort -u | tr '\n' ' ')
 	log "build: after $patch: ${dirs:-nothing UML builds}"
@@ -336,9 +336,9 @@ for patch in $(series_patches); do
 
 	series_files=$({
 		echo "$series_files"
-		amdgpu_objects_of "$KDIR/patches/$patch"
+		amdgpu_objects_of "$SDIR/patches/$patch"
 	} | sed '/^$/d' | sort -u)
-	files=$(amdgpu_candidates "$CHECK_TREE" "$KDIR/patches/$patch" "$series_files")
+	files=$(amdgpu_candidates "$CHECK_TREE" "$SDIR/patches/$patch" "$series_files")
 	[ -n "$files" ] || continue
 	amdgpu_config "$CHECK_TREE" "$XOBJS" > "$WORK/x86-config.log" 2>&1 || true
 	log "build: after $patch, amdgpu x86_64: $(echo "$files" | tr '\n' ' ')"
