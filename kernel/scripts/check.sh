@@ -49,8 +49,7 @@ count() {
 }
 
 run_amdgpu_tier() {
-	if ! grep -q '^config DRM_AMDGPU_KUNIT_TEST$' \
-		"$CHECK_TREE/drivers/gpu/drm/amd/amdgpu/Kconfig"; then
+	if ! has_amdgpu_tests "$CHECK_TREE"; then
 		# A series without the amdgpu KUnit tests (yet) has no amdgpu
 		# kernel to boot: both parts that need one say so and skip.
 		for part in amdgpu guest-l10; do

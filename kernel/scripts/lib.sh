@@ -101,6 +101,12 @@ claim_check_tree() {
 	unlock_cache
 }
 
+# has_amdgpu_tests TREE: whether TREE has the series' amdgpu KUnit tests (a
+# series may not have them yet).
+has_amdgpu_tests() {
+	grep -q '^config DRM_AMDGPU_KUNIT_TEST$' "$1/drivers/gpu/drm/amd/amdgpu/Kconfig"
+}
+
 # The series, in order, as listed in kernel/series.
 series_patches() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SDIR/series"

@@ -100,7 +100,7 @@ grep -E '^round [0-9]+:|^later job' "$out/uml/kunit.log" | head -n 5 | sed 's/^/
 
 # --- amdgpu, QEMU x86_64 ---------------------------------------------------------
 # Only when the series has amdgpu KUnit tests (the 7.2 series does not yet).
-if grep -q '^config DRM_AMDGPU_KUNIT_TEST$' "$CHECK_TREE/drivers/gpu/drm/amd/amdgpu/Kconfig"; then
+if has_amdgpu_tests "$CHECK_TREE"; then
 	# kunit-amdgpu.sh exits non-zero when a test fails, as most must here.
 	mkdir -p "$out/amdgpu"
 	"$KDIR/scripts/kunit-amdgpu.sh" "$CHECK_TREE" "$out/amdgpu" > "$out/amdgpu/run.log" 2>&1 || true
