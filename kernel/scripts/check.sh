@@ -199,7 +199,9 @@ touched_c() {
 # touched_amdgpu_c: the amdgpu .c files the whole series changes, that exist
 # in the tree now.
 touched_amdgpu_c() {
-	touched '\.c' | grep "^$AMDGPU_SCOPE/"
+	touched '\.c' | grep "^$AMDGPU_SCOPE/" | while read -r file; do
+		built_as "$CHECK_TREE" "$file"
+	done | sort -u
 }
 
 # touched PATTERN: the files matching PATTERN the series changes, that exist

@@ -90,6 +90,21 @@ header_includer() {
 	done
 }
 
+# built_as TREE FILE: the .c file whose object builds FILE. A KUnit test
+# file that a driver file #includes (as tests/amdgpu_userq_reset_test.c is
+# by amdgpu_userq_fence.c, to reach its static functions) is no object of
+# its own: its includer is built instead.
+built_as() {
+	name=$(basename "$2" .c)
+	if git -C "$1" grep -qE "(^|[ /+=])$name\.o\b" -- "$AMDGPU_SCOPE/*Makefile" ||
+		! includer=$(git -C "$1" grep -lE "#include \"(.*/)?$name\.c\"" -- "$AMDGPU_SCOPE/*.c" |
+			head -n 1) || [ -z "$includer" ]; then
+		echo "$2"
+	else
+		echo "$includer"
+	fi
+}
+
 # amdgpu_candidates TREE PATCH SERIES_FILES: the amdgpu .c files to build
 # after PATCH, that exist in TREE: those it changes, the users of the
 # declarations it changes (declaration_users) and an includer of each header
@@ -100,8 +115,8 @@ amdgpu_candidates() {
 		declaration_users "$@"
 		header_includer "$1" "$2"
 	} | sort -u | while read -r file; do
-		[ -f "$1/$file" ] && echo "$file"
-	done
+		[ -f "$1/$file" ] && built_as "$1" "$file"
+	done | sort -u
 }
 
 # amdgpu_build_dir TREE: the build dir kunit-amdgpu.sh builds TREE's amdgpu
