@@ -96,13 +96,13 @@ header_includer() {
 # its own: its includer is built instead.
 built_as() {
 	name=$(basename "$2" .c)
-	if git -C "$1" grep -qE "(^|[ /+=])$name\.o\b" -- "$AMDGPU_SCOPE/*Makefile" ||
-		! includer=$(git -C "$1" grep -lE "#include \"(.*/)?$name\.c\"" -- "$AMDGPU_SCOPE/*.c" |
-			head -n 1) || [ -z "$includer" ]; then
+	if git -C "$1" grep -qE "(^|[ /+=])$name\.o\b" -- "$AMDGPU_SCOPE/*Makefile"; then
 		echo "$2"
-	else
-		echo "$includer"
+		return
 	fi
+	includer=$(git -C "$1" grep -lE "#include \"(.*/)?$name\.c\"" -- "$AMDGPU_SCOPE/*.c" |
+		head -n 1)
+	echo "${includer:-$2}"
 }
 
 # amdgpu_candidates TREE PATCH SERIES_FILES: the amdgpu .c files to build
