@@ -18,10 +18,11 @@
 #                                  warning in any file it touches, and
 #                                  libgpurobust's amdgpu uAPI constants
 #                                  equal the series' (check-uapi.sh)
-#   RESULTS_DIR/kernel-kunit-uml   the drm/sched KUnit tests under UML with
-#                                  KASAN, lockdep and list debugging
-# then runs kernel/scripts/kunit-amdgpu.sh (RESULTS_DIR/kernel-amdgpu) and
-# kernel/scripts/guest-probe.sh (RESULTS_DIR/kernel-guest-l10) on its kernel. Trees, build dirs and ccache live in /var/cache/gpurobust.
+# then runs kernel/scripts/kunit-amdgpu.sh, whose x86_64 kernel with KASAN,
+# lockdep and list debugging runs the amdgpu tests (RESULTS_DIR/kernel-amdgpu)
+# and the drm/sched tests (RESULTS_DIR/kernel-kunit-sched), and
+# kernel/scripts/guest-probe.sh (RESULTS_DIR/kernel-guest-l10) on that kernel.
+# Trees, build dirs and ccache live in /var/cache/gpurobust.
 # Exits non-zero if anything failed.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +39,7 @@ OBJS=$CACHE/build/objs-um-$(config_key "$KUNITCONFIG")
 XOBJS=$CACHE/build/objs-x86-$(config_key "$AMDGPU_KUNITCONFIG")
 
 # A part that dies before it finishes still reports: one failure.
-for part in checkpatch build kunit-uml guest-l10; do
+for part in checkpatch build kunit-sched guest-l10; do
 	echo "0 1 0" > "$RESULTS/$TIER-$part"
 done
 
@@ -52,7 +53,7 @@ run_amdgpu_tier() {
 	if ! has_amdgpu_tests "$CHECK_TREE"; then
 		# A series without the amdgpu KUnit tests (yet) has no amdgpu
 		# kernel to boot: both parts that need one say so and skip.
-		for part in amdgpu guest-l10; do
+		for part in amdgpu kunit-sched guest-l10; do
 			echo "0 0 1" > "$RESULTS/$TIER-$part"
 			log "$TIER-$part: skipped: the $SERIES series has no amdgpu KUnit tests (DRM_AMDGPU_KUNIT_TEST)"
 		done
@@ -89,7 +90,7 @@ if [ "$prepare_status" -eq 77 ]; then
 	# The pinned base left its suite and is not cached: every part of the
 	# tier is skipped, with prepare-base.sh's reason, never passed.
 	grep '^SKIP' "$WORK/prepare-base.log"
-	for part in checkpatch build kunit-uml amdgpu guest-l10; do
+	for part in checkpatch build kunit-sched amdgpu guest-l10; do
 		echo "0 0 1" > "$RESULTS/$TIER-$part"
 	done
 	log "$TIER: skipped: the pinned base $DEB_PACKAGE $DEB_VERSION cannot be had"
@@ -245,28 +246,42 @@ xobjs_make() {
 	make -C "$CHECK_TREE" ARCH=x86_64 O="$XOBJS" CC="$MAKE_CC" CHECK="$SPARSE" -j2 "$@"
 }
 
-# amdgpu_warnings NAME FILE...: rebuild the objects of the amdgpu .c FILEs
-# for x86_64 with W=1 and sparse, and keep their warnings and errors,
-# without line numbers, in $WORK/x86-warnings-NAME, with a line for each
-# object that does not build. A single-object make builds a file even when
-# the configuration leaves it out, and one that does not build there fails
-# the same way on the base, so only what is new counts.
+# amdgpu_warnings NAME FILE...: build the objects of the amdgpu .c FILEs for
+# x86_64 with W=1 and sparse, and keep their warnings and errors, without
+# line numbers, in $WORK/x86-warnings-NAME, with a line for each object that
+# does not build. A single-object make builds a file even when the
+# configuration leaves it out, and one that does not build there fails the
+# same way on the base, so only what is new counts. Each object's warnings
+# are kept in $WORK/x86-objects: an object this run built before, which make
+# finds up to date (nothing it depends on changed since), has the same
+# warnings, and is not built again. The first time, it is always built.
 amdgpu_warnings() {
 	name=$1
 	shift
 	tree_real=$(cd "$CHECK_TREE" && pwd -P)
+	mkdir -p "$WORK/x86-objects"
 	: > "$WORK/x86-warnings-$name"
 	for file in "$@"; do
 		obj=${file%.c}.o
 		objlog=$WORK/x86-$name-$(echo "$obj" | tr / _).log
-		rm -f "$XOBJS/$obj"
-		xobjs_make W=1 C=1 "$obj" > "$objlog" 2>&1 ||
-			echo "$obj: error: does not build" >> "$WORK/x86-warnings-$name"
-		# sparse names files by absolute path, and a header reached from
-		# tests/ as amdgpu/../amdgpu/: the same warning gets one name.
-		grep -h ': warning:\|: error:' "$objlog" |
-			sed -e "s,^$tree_real/,," -e "s,^$CHECK_TREE/,," -e 's,[^/:]*/\.\./,,g' \
-				-e 's,^\([^:]*\):[0-9]*:[0-9]*:,\1:,' >> "$WORK/x86-warnings-$name" || true
+		kept=$WORK/x86-objects/$(echo "$obj" | tr / _)
+		[ -f "$kept" ] || rm -f "$XOBJS/$obj"
+		made=yes
+		xobjs_make W=1 C=1 "$obj" > "$objlog" 2>&1 || made=no
+		if [ "$made" = no ] || [ ! -f "$kept" ] ||
+			grep -q "^ *CC  *$obj\$" "$objlog"; then
+			# sparse names files by absolute path, and a header reached
+			# from tests/ as amdgpu/../amdgpu/: the same warning gets
+			# one name.
+			{
+				grep -h ': warning:\|: error:' "$objlog" |
+					sed -e "s,^$tree_real/,," -e "s,^$CHECK_TREE/,," \
+						-e 's,[^/:]*/\.\./,,g' \
+						-e 's,^\([^:]*\):[0-9]*:[0-9]*:,\1:,'
+				[ "$made" = yes ] || echo "$obj: error: does not build"
+			} > "$kept"
+		fi
+		cat "$kept" >> "$WORK/x86-warnings-$name"
 	done
 	sort -u -o "$WORK/x86-warnings-$name" "$WORK/x86-warnings-$name"
 }
@@ -318,7 +333,11 @@ for patch in $(series_patches); do
 		status=1
 		break
 	fi
-	objs_config || true
+	# Only a patch that changes a Kconfig file changes what the
+	# configurations hold.
+	kconfig_changed=no
+	! grep -q '^+++ b/.*Kconfig' "$SDIR/patches/$patch" || kconfig_changed=yes
+	[ "$kconfig_changed" = no ] || objs_config || true
 	dirs=$(sed -n -e 's,^+++ b/\(.*\)/[^/]*\.[ch]$,\1/,p' \
 		-e 's,^+++ b/\(.*\)/Makefile$,\1/,p' "$SDIR/patches/$patch" |
 		sed 's,^include/drm/$,drivers/gpu/drm/scheduler/,' |
@@ -341,7 +360,8 @@ for patch in $(series_patches); do
 	} | sed '/^$/d' | sort -u)
 	files=$(amdgpu_candidates "$CHECK_TREE" "$SDIR/patches/$patch" "$series_files")
 	[ -n "$files" ] || continue
-	amdgpu_config "$CHECK_TREE" "$XOBJS" > "$WORK/x86-config.log" 2>&1 || true
+	[ "$kconfig_changed" = no ] ||
+		amdgpu_config "$CHECK_TREE" "$XOBJS" > "$WORK/x86-config.log" 2>&1 || true
 	log "build: after $patch, amdgpu x86_64: $(echo "$files" | tr '\n' ' ')"
 	# shellcheck disable=SC2086 # one file per word
 	amdgpu_warnings "patch-$n" $files
@@ -430,17 +450,7 @@ count build "$pass" "$fail" \
 	"$(($(grep -c '^SKIP' "$WORK/check-uapi.log" || true) + sparse_skipped))"
 [ "$fail" -eq 0 ] || status=1
 
-# --- KUnit (UML) -----------------------------------------------------------
-if kunit_uml "$CHECK_TREE" "$WORK/kunit-uml"; then
-	cp "$WORK/kunit-uml/kunit.counts" "$RESULTS/$TIER-kunit-uml"
-	read -r p f s < "$RESULTS/$TIER-kunit-uml"
-	log "$TIER-kunit-uml: $p passed, $f failed, $s skipped"
-	[ "$f" -eq 0 ] || status=1
-else
-	log "$TIER-kunit-uml: the KUnit kernel does not build"
-	status=1
-fi
-
+# --- KUnit ---------------------------------------------------------------------
 amdgpu_kernel=yes
 run_amdgpu_tier || status=1
 [ "$amdgpu_kernel" = no ] || run_guest_probe || status=1

@@ -2,7 +2,7 @@
 """Count KUnit results, and fail a run whose kernel log shows a splat.
 
 usage: kunit-results.py [--from-boot] [--require NAME=REGEX]...
-                        KUNIT_JSON KERNEL_LOG COUNTS_OUT
+                        [--part PREFIX=COUNTS]... KUNIT_JSON KERNEL_LOG COUNTS_OUT
 
 Prints one line per test case ("PASS suite.test") and writes
 "passed failed skipped" to COUNTS_OUT. A KASAN report, lockdep splat, list
@@ -14,6 +14,11 @@ log is scanned from the start of the test run on, or from the first line with
 Each --require adds a test NAME that passes only when some line of the kernel
 log matches REGEX: a banner that proves a debugging feature (KASAN, lockdep)
 was really on in the kernel that ran the tests.
+
+Each --part counts the tests of the suites whose names start with PREFIX in
+COUNTS of their own instead of COUNTS_OUT: one kernel runs the drm/sched and
+the amdgpu suites, and `make check` reports them apart. A part that ran no
+test counts as one failure. The kernel log's tests stay in COUNTS_OUT.
 """
 
 import argparse
@@ -43,10 +48,33 @@ def require(arg):
     return name, re.compile(regex)
 
 
+def part(arg):
+    prefix, sep, path = arg.partition("=")
+    if not sep or not prefix or not path:
+        raise argparse.ArgumentTypeError(f"{arg!r} is not PREFIX=COUNTS")
+    return prefix, path
+
+
+def write_counts(path, results):
+    """Print RESULTS one per line and write their "passed failed skipped"."""
+    passed = failed = skipped = 0
+    for status, name in results:
+        print(f"{status} {name}")
+        if status == "PASS":
+            passed += 1
+        elif status == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{passed} {failed} {skipped}\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--from-boot", action="store_true")
     parser.add_argument("--require", type=require, action="append", default=[])
+    parser.add_argument("--part", type=part, action="append", default=[])
     parser.add_argument("json_path")
     parser.add_argument("log_path")
     parser.add_argument("counts_path")
@@ -81,19 +109,13 @@ def main():
     for name, _ in args.require:
         results.append(("PASS" if name in found else "FAIL", name))
 
-    passed = failed = skipped = 0
-    for status, name in results:
-        print(f"{status} {name}")
-        if status == "PASS":
-            passed += 1
-        elif status == "SKIP":
-            skipped += 1
-        else:
-            failed += 1
+    for prefix, path in args.part:
+        mine = [r for r in results if r[1].startswith(prefix)]
+        results = [r for r in results if not r[1].startswith(prefix)]
+        write_counts(path, mine or [("FAIL", f"{prefix}-ran-no-tests")])
+    write_counts(counts_path, results)
     for line in splats[:20]:
         print(f"  kernel log: {line}")
-    with open(counts_path, "w", encoding="utf-8") as f:
-        f.write(f"{passed} {failed} {skipped}\n")
 
 
 if __name__ == "__main__":

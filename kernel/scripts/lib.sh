@@ -150,40 +150,16 @@ config_key() {
 	} | sha256sum | cut -c 1-12
 }
 
-# kunit_uml TREE OUTDIR: build the drm/sched KUnit kernel (UML) from TREE,
-# run it and parse its output. Leaves OUTDIR/kunit.log (the kernel log),
-# OUTDIR/kunit.json and OUTDIR/kunit.counts ("passed failed skipped"); prints
-# one line per test. Returns non-zero if the build fails.
-kunit_uml() {
-	build=$CACHE/build/kunit-um-$(config_key "$KUNITCONFIG")
-	mkdir -p "$2" "$build"
-	log "kunit: building UML kernel in $build"
-	if ! (cd "$1" && python3 tools/testing/kunit/kunit.py build --arch=um \
-		--kunitconfig="$KUNITCONFIG" --build_dir="$build" --jobs=2 \
-		--make_options "CC=$MAKE_CC") > "$2/kunit-build.log" 2>&1; then
-		tail -n 30 "$2/kunit-build.log"
-		return 1
-	fi
-	log "kunit: running the tests"
-	# The command line kunit.py uses for UML; run here to keep the whole log.
-	# Tests upstream marks slow (7.2's drm_sched_scheduler_queue_overhead
-	# and _ping_pong assert that 1000 jobs finish within 5 s) are reported
-	# as skipped: a timed assertion measures the machine's load, not the
-	# scheduler (the project's speed figures come from benchmarks).
-	timeout 900 "$build/linux" kunit.enable=1 mem=1G console=tty \
-		kunit.filter='speed>slow' kunit.filter_action=skip \
-		kunit_shutdown=halt > "$2/kunit.log" 2>&1 < /dev/null || true
-	(cd "$1" && python3 tools/testing/kunit/kunit.py parse \
-		--json="$2/kunit.json" "$2/kunit.log") > "$2/kunit-parse.log" 2>&1 || true
-	python3 "$KDIR/scripts/kunit-results.py" "$2/kunit.json" "$2/kunit.log" \
-		"$2/kunit.counts"
-}
-
-# am_patch TREE PATCH: git am one patch of $SDIR/patches/ onto TREE. A fixed
-# committer keeps the applied commit ids the same on every machine.
+# am_patch TREE PATCH: git am one patch onto TREE: PATCH names one of
+# $SDIR/patches/, or is a path. A fixed committer keeps the applied commit
+# ids the same on every machine.
 am_patch() {
+	case $2 in
+	*/*) patch_file=$2 ;;
+	*) patch_file=$SDIR/patches/$2 ;;
+	esac
 	GIT_COMMITTER_NAME="gpurobust series" \
 	GIT_COMMITTER_EMAIL="series@gpurobust.invalid" \
 	GIT_COMMITTER_DATE="2025-11-14T00:00:00+0000" \
-		git -C "$1" am -q "$SDIR/patches/$2"
+		git -C "$1" am -q "$patch_file"
 }

@@ -79,14 +79,32 @@ amdgpu_objects_of() {
 	sed -n "s,^+++ b/\\($AMDGPU_SCOPE/.*\\.c\\)\$,\\1,p" "$1"
 }
 
-# header_includer TREE PATCH: for each header PATCH changes, one .c file
-# under AMDGPU_SCOPE in TREE that includes it, so that the header is built
+# included_names TREE FILES: the file names of the headers that FILES (of
+# TREE, one per line) include, directly or through a header of their own
+# directory (amdgpu.h includes most of the driver's headers).
+included_names() {
+	for file in $2; do
+		dir=$(dirname "$1/$file")
+		sed -n 's/^#include [<"]\(.*\)[>"].*/\1/p' "$1/$file" | while read -r inc; do
+			basename "$inc"
+			[ ! -f "$dir/$inc" ] ||
+				sed -n 's/^#include [<"]\(.*\)[>"].*/\1/p' "$dir/$inc" |
+				sed 's,.*/,,'
+		done
+	done | sort -u
+}
+
+# header_includer TREE PATCH FILES: for each header PATCH changes that none
+# of FILES (.c files of TREE, one per line) includes (included_names), one
+# .c file under AMDGPU_SCOPE in TREE that does, so that the header is built
 # even by a patch that changes no .c file.
 header_includer() {
+	names=$(included_names "$1" "$3")
 	sed -n 's,^+++ b/\(.*\.h\)$,\1,p' "$2" | while read -r header; do
-		git -C "$1" grep -lE "#include [<\"](.*/)?$(basename "$header")[>\"]" \
-			-- "$AMDGPU_SCOPE/*.c" |
-			head -n 1
+		name=$(basename "$header")
+		! echo "$names" | grep -qxF "$name" || continue
+		git -C "$1" grep -lE "#include [<\"](.*/)?${name}[>\"]" \
+			-- "$AMDGPU_SCOPE/*.c" | head -n 1
 	done
 }
 
@@ -108,13 +126,18 @@ built_as() {
 # amdgpu_candidates TREE PATCH SERIES_FILES: the amdgpu .c files to build
 # after PATCH, that exist in TREE: those it changes, the users of the
 # declarations it changes (declaration_users) and an includer of each header
-# it changes.
+# it changes that none of those includes.
 amdgpu_candidates() {
-	{
+	changed=$({
 		amdgpu_objects_of "$2"
 		declaration_users "$@"
-		header_includer "$1" "$2"
 	} | sort -u | while read -r file; do
+		[ -f "$1/$file" ] && echo "$file"
+	done)
+	{
+		echo "$changed"
+		header_includer "$1" "$2" "$changed"
+	} | sed '/^$/d' | sort -u | while read -r file; do
 		[ -f "$1/$file" ] && built_as "$1" "$file"
 	done | sort -u
 }
