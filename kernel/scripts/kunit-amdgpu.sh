@@ -16,11 +16,10 @@
 # The build directory is kept in the cache, keyed by the base commit, the
 # kunitconfig and TREE's path, so a rerun only rebuilds what the series
 # changed; ccache serves a cold build directory. Writes RESULTS/kernel-amdgpu
-# ("passed failed skipped", counted by kunit-results.py,
-# the drm_sched suites apart in RESULTS/kernel-kunit-sched; which also fails a
-# kernel log with a KASAN or lockdep report, BUG or WARNING and checks that
-# KASAN and lockdep were on, plus two tests of the
-# devcoredump fixtures: kernel/fixtures/series-d4-full-reset.devcoredump is
+# and, for the drm_sched suites, RESULTS/kernel-kunit-sched ("passed failed
+# skipped", counted by kunit-results.py, which also fails a kernel log with a
+# KASAN or lockdep report, BUG or WARNING and checks that KASAN and lockdep
+# were on, plus two tests of the devcoredump fixtures: kernel/fixtures/series-d4-full-reset.devcoredump is
 # what D4_fixture printed, and the dump D4_old_text_unchanged printed starts
 # with kernel/fixtures/base-6.12.117-full-reset.devcoredump, what the bare
 # base's printer wrote for the same hang; both skipped where TREE lacks the
