@@ -5,10 +5,8 @@
 #
 # Applies only the test patches (kernel/series entries whose subject says
 # "KUnit tests") to the bare base, with the one patch they need that changes
-# no behaviour (test_prereq in the series' tests-on-base.conf: on 6.12 the
-# patch that lets a job know the context that submitted it, which the fake
-# device's submissions use as the CS ioctl does; on 7.2 the fix to
-# upstream's own drm/sched basic tests), and runs the series'
+# no behaviour (test_prereq in the series' tests-on-base.conf, which says
+# why they need it), and runs the series'
 # KUnit kernel on that tree (kernel/scripts/kunit-amdgpu.sh): the drm/sched
 # and the amdgpu tests, in QEMU x86_64.
 # Test patches whose subject does not say "KUnit tests" (such as the one
