@@ -11,7 +11,9 @@
 # boots it in qemu-system-x86_64. The same kernel runs the drm/sched mock
 # scheduler suites: one KASAN and lockdep kernel per tier instead of two keeps
 # a cold `make check` inside its budget. No KVM: on this machine's nested KVM the
-# kernel hangs while decompressing; under TCG the tests take seconds.
+# kernel hangs while decompressing; under TCG the tests take seconds. 6.12's
+# kunit.py runs QEMU without an accelerator option, so QEMU uses TCG; 7.2's asks
+# for KVM first, so this script hands it a QEMU that drops that request.
 #
 # The build directory is kept in the cache, keyed by the base commit, the
 # kunitconfig and TREE's path, so a rerun only rebuilds what the series
@@ -46,6 +48,35 @@ mkdir -p "$build"
 rm -f "$build/test.log"
 # Paths relative to the cache root let ccache reuse objects across trees.
 export CCACHE_BASEDIR="$CACHE_ROOT" CCACHE_NOHASHDIR=1
+
+# 7.2's kunit.py runs "-accel kvm -accel hvf -accel tcg", and QEMU takes the
+# first that works. Where /dev/kvm exists but nested KVM hangs the boot (this
+# machine), the run times out with no output. kunit.py finds QEMU in PATH: put a
+# QEMU first that runs the same command without the KVM and HVF requests.
+qemu=$(command -v qemu-system-x86_64)
+qemu_dir=$(mktemp -d)
+trap 'rm -rf "$qemu_dir"' EXIT
+cat > "$qemu_dir/qemu-system-x86_64" <<EOF
+#!/bin/sh
+# qemu-system-x86_64 without "-accel kvm" and "-accel hvf" (kunit-amdgpu.sh)
+accel=
+for arg do
+	shift
+	if [ -n "\$accel" ]; then
+		accel=
+		case "\$arg" in kvm|hvf) continue ;; esac
+		set -- "\$@" -accel
+	fi
+	if [ "\$arg" = -accel ]; then
+		accel=1
+		continue
+	fi
+	set -- "\$@" "\$arg"
+done
+exec "$qemu" "\$@"
+EOF
+chmod +x "$qemu_dir/qemu-system-x86_64"
+PATH=$qemu_dir:$PATH
 
 log "amdgpu KUnit: building and running $tree in $build"
 status=0
