@@ -11,9 +11,8 @@
 # boots it in qemu-system-x86_64. The same kernel runs the drm/sched mock
 # scheduler suites: one KASAN and lockdep kernel per tier instead of two keeps
 # a cold `make check` inside its budget. No KVM: on this machine's nested KVM the
-# kernel hangs while decompressing; under TCG the tests take seconds. 6.12's
-# kunit.py runs QEMU without an accelerator option, so QEMU uses TCG; 7.2's asks
-# for KVM first, so this script hands it a QEMU that drops that request.
+# kernel hangs while decompressing; under TCG the tests take seconds (see the
+# QEMU wrapper below).
 #
 # The build directory is kept in the cache, keyed by the base commit, the
 # kunitconfig and TREE's path, so a rerun only rebuilds what the series
@@ -49,8 +48,8 @@ rm -f "$build/test.log"
 # Paths relative to the cache root let ccache reuse objects across trees.
 export CCACHE_BASEDIR="$CACHE_ROOT" CCACHE_NOHASHDIR=1
 
-# 7.2's kunit.py runs "-accel kvm -accel hvf -accel tcg", and QEMU takes the
-# first that works. Where /dev/kvm exists but nested KVM hangs the boot (this
+# 6.12's kunit.py gives QEMU no accelerator, so QEMU uses TCG. 7.2's runs
+# "-accel kvm -accel hvf -accel tcg", and QEMU takes the first that works. Where /dev/kvm exists but nested KVM hangs the boot (this
 # machine), the run times out with no output. kunit.py finds QEMU in PATH: put a
 # QEMU first that runs the same command without the KVM and HVF requests.
 qemu=$(command -v qemu-system-x86_64)
