@@ -20,10 +20,11 @@
 # and, for the drm_sched suites, RESULTS/kernel-kunit-sched ("passed failed
 # skipped", counted by kunit-results.py, which also fails a kernel log with a
 # KASAN or lockdep report, BUG or WARNING and checks that KASAN and lockdep
-# were on, plus two tests of the devcoredump fixtures: kernel/fixtures/series-d4-full-reset.devcoredump is
-# what D4_fixture printed, and the dump D4_old_text_unchanged printed starts
-# with kernel/fixtures/base-6.12.117-full-reset.devcoredump, what the bare
-# base's printer wrote for the same hang; both skipped where TREE lacks the
+# were on, plus the tests of the series' devcoredump fixtures: its
+# fixtures/series-d4-full-reset.devcoredump, where it has one, is what
+# D4_fixture printed, and the dump D4_old_text_unchanged printed starts with
+# its fixtures/base-<kernel version>-full-reset.devcoredump, what the bare
+# base's printer wrote for the same hang; each skipped where TREE lacks the
 # KUnit test that prints the dump), one line per test in
 # RESULTS/kernel-amdgpu.tests, and the logs. Exits non-zero unless every test
 # passed.
@@ -128,16 +129,25 @@ fixture_test() {
 		cat "$results/$TIER-amdgpu-$name.log" >&2
 	fi
 }
-# The devcoredump fixtures are the series' own (the 6.12 series has them).
-if [ -d "$SDIR/fixtures" ]; then
-	# The saved devcoredump fixture is byte for byte what the printer wrote in
-	# D4_fixture this run (kernel/fixtures/README.md).
+# The devcoredump fixtures are the series' own (fixtures/README.md of each).
+# The saved series fixture is byte for byte what the printer wrote in
+# D4_fixture this run (the 6.12 series has one).
+if [ -f "$SDIR/fixtures/series-d4-full-reset.devcoredump" ]; then
 	fixture_test coredump-fixture D4_fixture --check "$build/test.log" \
 		"$SDIR/fixtures/series-d4-full-reset.devcoredump"
-	# D4 against the unpatched printer: the 6.12 text of the series' dump is
-	# byte for byte what the bare base printed for the same hang.
+fi
+# D4 against the unpatched printer: the base's text of the series' dump is
+# byte for byte what the bare base printed for the same hang. A fixture of
+# another base (the pin moved) is a failure: the new base's printer has to
+# print it again (fixtures/README.md).
+base_fixture="$SDIR/fixtures/base-$KERNEL_VERSION-full-reset.devcoredump"
+if [ -f "$base_fixture" ]; then
 	fixture_test coredump-d4-base-prefix D4_old_text_unchanged --name old-text --prefix \
-		"$build/test.log" "$SDIR/fixtures/base-6.12.117-full-reset.devcoredump"
+		"$build/test.log" "$base_fixture"
+elif ls "$SDIR"/fixtures/base-*-full-reset.devcoredump >/dev/null 2>&1; then
+	failed=$((failed + 1))
+	echo "FAIL coredump-d4-base-prefix (no fixture of base $KERNEL_VERSION in $SDIR/fixtures)" \
+		>> "$results/$TIER-amdgpu.tests"
 fi
 echo "$passed $failed $skipped" > "$results/$TIER-amdgpu"
 log "amdgpu KUnit: $passed passed, $failed failed, $skipped skipped"

@@ -134,11 +134,11 @@ if [ "$mode" = tests-only ] && [ -d "$SDIR/fixtures" ]; then
 	# The reference of D4: what the bare base's printer wrote for the hang of
 	# D4_old_text_unchanged is the committed base fixture. To regenerate it:
 	#   kernel/scripts/extract-coredump-fixture.sh --name old-text \
-	#	OUTDIR/amdgpu/kernel-amdgpu-kernel.log \
-	#	kernel/fixtures/base-6.12.117-full-reset.devcoredump
+	#	OUTDIR/amdgpu/$TIER-amdgpu-kernel.log \
+	#	$SDIR/fixtures/base-$KERNEL_VERSION-full-reset.devcoredump
 	if "$KDIR/scripts/extract-coredump-fixture.sh" --name old-text --check \
 		"$out/amdgpu/$TIER-amdgpu-kernel.log" \
-		"$SDIR/fixtures/base-6.12.117-full-reset.devcoredump" \
+		"$SDIR/fixtures/base-$KERNEL_VERSION-full-reset.devcoredump" \
 		> "$out/amdgpu/base-fixture.log" 2>&1; then
 		echo "PASS coredump-base-fixture"
 	else
