@@ -35,6 +35,8 @@
 #include "run-tool.h"
 
 #define KERNEL_FIXTURE KERNEL_FIXTURE_DIR "/series-d4-full-reset.devcoredump"
+/* bare 7.2's own printer (kernel/7.2/fixtures/README.md) */
+#define KERNEL72_FIXTURE KERNEL72_FIXTURE_DIR "/base-7.2.13-full-reset.devcoredump"
 /* built from the printer's source (the v2 layout), not printed by a kernel */
 #define PRINTER_SOURCE_FIXTURE FIXTURE_DIR "/printer-source-series-v2.devcoredump"
 
@@ -299,6 +301,47 @@ static void test_D3_v2_failed_copy_reported(void **state)
 	free(out);
 }
 
+/*
+ * 7.2's own text, as bare 7.2 printed the full reset of the 7.2 series'
+ * D4_old_text_unchanged: a job of "vkcube" (pid 4101) hangs on fake_gfx
+ * with a 16-dword IB at 0x40000000 whose dword i is 0x600d0000 + i. Its
+ * process line is 6.17's, "process_name: vkcube TGID: 4101 thread: vkcube
+ * PID: 4101": the process is the name before TGID, and its id the TGID.
+ */
+static void test_kernel72_base_printer_fixture(void **state)
+{
+	const struct gpurobust_cd_ring *hung;
+	struct gpurobust_coredump *d;
+	size_t len = 0;
+	char *text = fixture_read_path(KERNEL72_FIXTURE, &len);
+
+	(void)state;
+	assert_non_null(text);
+	assert_int_equal(gpurobust_coredump_parse(text, len, &d), 0);
+	assert_int_equal(gpurobust_coredump_decode(d, text, len), 0);
+	for (size_t i = 0; i < d->n_diags; i++)
+		assert_int_not_equal(d->diags[i].severity, GPUROBUST_CD_ERROR);
+	assert_int_equal(d->generation, GPUROBUST_CD_GEN_IB_DUMP);
+	assert_string_equal(d->kernel, "7.2.13+");
+	assert_string_equal(d->process, "vkcube");
+	assert_int_equal(d->pid, 4101);
+	assert_string_equal(d->timeout_ring, "fake_gfx");
+	assert_true(d->vram_check_skipped);
+	assert_true(d->rings_at_hang);
+	hung = gpurobust_coredump_hung_ring(d);
+	assert_non_null(hung);
+	assert_string_equal(hung->name, "fake_gfx");
+	assert_int_equal(d->n_ibs, 1);
+	assert_int_equal(d->ibs[0].gpu_addr, 0x40000000);
+	assert_int_equal(d->ibs[0].size_dw, 16);
+	assert_int_equal(d->ibs[0].n_dwords, 16);
+	for (uint32_t i = 0; i < 16; i++)
+		assert_int_equal(d->ibs[0].dwords[i], 0x600d0000 + i);
+	assert_false(d->features & GPUROBUST_CD_SERIES_RESET);
+	gpurobust_coredump_free(d);
+	free(text);
+}
+
 /* Each fixture test twice: on the kernel's fixture and on the file built
  * from the printer's source. */
 #define ON_BOTH(test)								\
@@ -314,11 +357,13 @@ int main(void)
 		ON_BOTH(test_D3_up_to_four_captures),
 		ON_BOTH(test_D3_capture_cut_by_next_section),
 		cmocka_unit_test(test_D3_v2_failed_copy_reported),
+		cmocka_unit_test(test_kernel72_base_printer_fixture),
 	};
 
 	/* the fixture is committed: without it the test fails, never skips */
-	if (access(KERNEL_FIXTURE, R_OK)) {
-		printf("Bail out! cannot read %s\n", KERNEL_FIXTURE);
+	if (access(KERNEL_FIXTURE, R_OK) || access(KERNEL72_FIXTURE, R_OK)) {
+		printf("Bail out! cannot read %s or %s\n", KERNEL_FIXTURE,
+		       KERNEL72_FIXTURE);
 		return 1;
 	}
 	return cmocka_run_group_tests_name("kernel-fixture", tests, NULL, NULL);

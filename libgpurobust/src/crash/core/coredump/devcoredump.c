@@ -548,13 +548,28 @@ static void header_line(struct parser *ps, struct span line)
 				d->time_nsec = (uint32_t)v;
 		}
 	} else if (take_lit(&s, "process_name: ")) {
-		/* the name may contain blanks, so split at the last " PID: " */
+		/*
+		 * 6.10 to 6.12: "<name> PID: <tgid>". Since 6.17 (a72002cb181f,
+		 * the task info of wedge events): "<name> TGID: <tgid> thread:
+		 * <comm> PID: <tid>", where the process is <name> and <tgid>.
+		 * Names may contain blanks, so split at the last separators.
+		 */
 		struct span name = s, pid = { 0 };
+		const char *at = span_find_last(s, " PID: ");
 
-		for (const char *at = s.p; (at = span_find(span_skip(s, (size_t)(at - s.p)),
-							     " PID: ")); at++) {
+		if (at) {
 			name.n = (size_t)(at - s.p);
 			pid = span_skip(s, name.n + 6);
+		}
+		at = span_find_last(name, " thread: ");
+		if (at) {
+			struct span head = { name.p, (size_t)(at - name.p) };
+			const char *tgid = span_find_last(head, " TGID: ");
+
+			if (tgid) {
+				name.n = (size_t)(tgid - name.p);
+				pid = span_skip(head, name.n + 7);
+			}
 		}
 		if (pid.p && take_dec(&pid, &v) && v >= 0 && v <= INT32_MAX)
 			d->pid = (int32_t)v;

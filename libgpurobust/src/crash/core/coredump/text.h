@@ -101,6 +101,18 @@ static inline const char *span_find(struct span s, const char *lit)
 	return memmem(s.p, s.n, lit, strlen(lit));
 }
 
+/* Where @lit last occurs in @s, or NULL. */
+static inline const char *span_find_last(struct span s, const char *lit)
+{
+	const char *last = NULL, *at;
+
+	while ((at = span_find(s, lit))) {
+		last = at;
+		s = span_skip(s, (size_t)(at - s.p) + 1);
+	}
+	return last;
+}
+
 /* The rest of @s after the first occurrence of @lit; false when absent. */
 static inline bool span_after(struct span s, const char *lit, struct span *rest)
 {
