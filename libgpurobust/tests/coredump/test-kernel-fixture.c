@@ -40,6 +40,24 @@
 /* built from the printer's source (the v2 layout), not printed by a kernel */
 #define PRINTER_SOURCE_FIXTURE FIXTURE_DIR "/printer-source-series-v2.devcoredump"
 
+/*
+ * A printer's dump read from @path, parsed and decoded without an error
+ * diagnostic; its text, which the dump points into, in *@text.
+ */
+static struct gpurobust_coredump *decode_fixture(const char *path, char **text)
+{
+	struct gpurobust_coredump *d;
+	size_t len = 0;
+
+	*text = fixture_read_path(path, &len);
+	assert_non_null(*text);
+	assert_int_equal(gpurobust_coredump_parse(*text, len, &d), 0);
+	assert_int_equal(gpurobust_coredump_decode(d, *text, len), 0);
+	for (size_t i = 0; i < d->n_diags; i++)
+		assert_int_not_equal(d->diags[i].severity, GPUROBUST_CD_ERROR);
+	return d;
+}
+
 /* D1, D2, D3 on the series' own printer output: the KUnit test D4_fixture
  * writes kernel/fixtures/series-d4-full-reset.devcoredump (see its README). */
 static void test_D1_D2_D3_kernel_printer_fixture(void **state)
@@ -61,17 +79,11 @@ static void test_D1_D2_D3_kernel_printer_fixture(void **state)
 	struct gpurobust_bc_report *bc;
 	struct gpurobust_bc_stream_report *s;
 	const struct gpurobust_cd_ring *hung;
-	struct gpurobust_coredump *d;
-	size_t len = 0;
-	char *text = fixture_read_path(path, &len);
+	char *text;
+	struct gpurobust_coredump *d = decode_fixture(path, &text);
 
-	assert_non_null(text);
-	assert_int_equal(gpurobust_coredump_parse(text, len, &d), 0);
-	assert_int_equal(gpurobust_coredump_decode(d, text, len), 0);
 	assert_int_equal(d->generation, GPUROBUST_CD_GEN_SERIES);
 	assert_false(d->truncated);
-	for (size_t i = 0; i < d->n_diags; i++)
-		assert_int_not_equal(d->diags[i].severity, GPUROBUST_CD_ERROR);
 	assert_int_equal(d->reset.type, GPUROBUST_RECOVERY_FULL);
 	assert_int_equal(d->reset.outcome, GPUROBUST_OUTCOME_RECOVERED);
 	assert_string_equal(d->reset.process, "vkcube");
@@ -311,16 +323,10 @@ static void test_D3_v2_failed_copy_reported(void **state)
 static void test_kernel72_base_printer_fixture(void **state)
 {
 	const struct gpurobust_cd_ring *hung;
-	struct gpurobust_coredump *d;
-	size_t len = 0;
-	char *text = fixture_read_path(KERNEL72_FIXTURE, &len);
+	char *text;
+	struct gpurobust_coredump *d = decode_fixture(KERNEL72_FIXTURE, &text);
 
 	(void)state;
-	assert_non_null(text);
-	assert_int_equal(gpurobust_coredump_parse(text, len, &d), 0);
-	assert_int_equal(gpurobust_coredump_decode(d, text, len), 0);
-	for (size_t i = 0; i < d->n_diags; i++)
-		assert_int_not_equal(d->diags[i].severity, GPUROBUST_CD_ERROR);
 	assert_int_equal(d->generation, GPUROBUST_CD_GEN_IB_DUMP);
 	assert_string_equal(d->kernel, "7.2.13+");
 	assert_string_equal(d->process, "vkcube");
