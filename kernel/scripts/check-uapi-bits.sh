@@ -14,6 +14,8 @@
 #   NAME bit|value REGEX    NAME is a flag of the field whose names match the
 #                           extended regex REGEX (no bit may be shared), or
 #                           a value of it (no value may be repeated)
+#   NAME limit              NAME is a count or a size that no field holds
+#                           (nothing to check but that TABLE places it)
 #   proposal NAME VALUE REGEX
 #                           a value a pending upstream proposal takes in
 #                           that field (it is not in the base's header)
@@ -54,6 +56,10 @@ for name in $(cat "$work/added"); do
 	fi
 	kind=${entry%% *}
 	regex=${entry#* }
+	if [ "$kind" = limit ]; then
+		echo "$name limit, in no field" >> "$work/checked"
+		continue
+	fi
 	# Every other name of the field, from the base and from the series.
 	others=$(grep -E "$regex" "$work/new" | grep -vx "$name" || true)
 	for other in $others; do
