@@ -20,8 +20,10 @@
 #                                  equal the series' (check-uapi.sh)
 # then runs kernel/scripts/kunit-amdgpu.sh, whose x86_64 kernel with KASAN,
 # lockdep and list debugging runs the amdgpu tests (RESULTS_DIR/kernel-amdgpu)
-# and the drm/sched tests (RESULTS_DIR/kernel-kunit-sched), and
-# kernel/scripts/guest-probe.sh (RESULTS_DIR/kernel-guest-l10) on that kernel.
+# and the drm/sched tests (RESULTS_DIR/kernel-kunit-sched), and on that
+# kernel kernel/scripts/guest-probe.sh (RESULTS_DIR/kernel-guest-l10) and
+# the series' kselftest of the amdgpu uAPI, kernel/scripts/guest-kselftest.sh
+# (RESULTS_DIR/kernel-kselftest).
 # Trees, build dirs and ccache live in /var/cache/gpurobust.
 # Exits non-zero if anything failed.
 set -u
@@ -39,7 +41,7 @@ OBJS=$CACHE/build/objs-um-$(config_key "$KUNITCONFIG")
 XOBJS=$CACHE/build/objs-x86-$(config_key "$AMDGPU_KUNITCONFIG")
 
 # A part that dies before it finishes still reports: one failure.
-for part in checkpatch build kunit-sched guest-l10; do
+for part in checkpatch build kunit-sched guest-l10 kselftest; do
 	echo "0 1 0" > "$RESULTS/$TIER-$part"
 done
 
@@ -53,7 +55,7 @@ run_amdgpu_tier() {
 	if ! has_amdgpu_tests "$CHECK_TREE"; then
 		# A series without the amdgpu KUnit tests (yet) has no amdgpu
 		# kernel to boot: both parts that need one say so and skip.
-		for part in amdgpu kunit-sched guest-l10; do
+		for part in amdgpu kunit-sched guest-l10 kselftest; do
 			echo "0 0 1" > "$RESULTS/$TIER-$part"
 			log "$TIER-$part: skipped: the $SERIES series has no amdgpu KUnit tests (DRM_AMDGPU_KUNIT_TEST)"
 		done
@@ -83,6 +85,16 @@ run_guest_probe() {
 	"$KDIR/scripts/guest-probe.sh" "$build" "$RESULTS"
 }
 
+# run_guest_kselftest: the series' kselftest in QEMU, on the same kernel.
+run_guest_kselftest() {
+	build=$(amdgpu_build_dir "$CHECK_TREE")
+	if [ ! -s "$build/test.log" ]; then
+		log "$TIER-kselftest: no amdgpu kernel was built and booted in this run"
+		return 1
+	fi
+	"$KDIR/scripts/guest-kselftest.sh" "$CHECK_TREE" "$build" "$RESULTS"
+}
+
 log "kernel tier: base $KERNEL_VERSION, results in $RESULTS, logs in $WORK"
 prepare_status=0
 "$KDIR/scripts/prepare-base.sh" > "$WORK/prepare-base.log" 2>&1 || prepare_status=$?
@@ -90,7 +102,7 @@ if [ "$prepare_status" -eq 77 ]; then
 	# The pinned base left its suite and is not cached: every part of the
 	# tier is skipped, with prepare-base.sh's reason, never passed.
 	grep '^SKIP' "$WORK/prepare-base.log"
-	for part in checkpatch build kunit-sched amdgpu guest-l10; do
+	for part in checkpatch build kunit-sched amdgpu guest-l10 kselftest; do
 		echo "0 0 1" > "$RESULTS/$TIER-$part"
 	done
 	log "$TIER: skipped: the pinned base $DEB_PACKAGE $DEB_VERSION cannot be had"
@@ -454,4 +466,5 @@ count build "$pass" "$fail" \
 amdgpu_kernel=yes
 run_amdgpu_tier || status=1
 [ "$amdgpu_kernel" = no ] || run_guest_probe || status=1
+[ "$amdgpu_kernel" = no ] || run_guest_kselftest || status=1
 exit $status

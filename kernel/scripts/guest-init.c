@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * /init of the initramfs kernel/scripts/guest-probe.sh boots: mounts what
- * libgpurobust's probe-syncfile needs (sw_sync lives in debugfs, DRM devices
- * in devtmpfs), runs it, prints its exit status between markers the script
- * reads, and reboots, which ends QEMU (it runs with -no-reboot).
+ * /init of the initramfs kernel/scripts/guest-lib.sh boots: mounts what the
+ * programs it runs need (sw_sync lives in debugfs, DRM devices in
+ * devtmpfs), runs /program, prints its exit status between markers the
+ * scripts read, and reboots, which ends QEMU (it runs with -no-reboot).
  */
 #include <stdio.h>
 #include <sys/mount.h>
@@ -29,20 +29,20 @@ int main(void)
 	mount_or_say("devtmpfs", "/dev", "devtmpfs");
 	mount_or_say("debugfs", "/sys/kernel/debug", "debugfs");
 
-	printf("guest-probe: start\n");
+	printf("guest: start\n");
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		execl("/probe-syncfile", "probe-syncfile", (char *)NULL);
-		perror("exec /probe-syncfile");
+		execl("/program", "program", (char *)NULL);
+		perror("exec /program");
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		perror("probe-syncfile");
+		perror("/program");
 	if (WIFEXITED(status))
-		printf("guest-probe: exit %d\n", WEXITSTATUS(status));
+		printf("guest: exit %d\n", WEXITSTATUS(status));
 	else
-		printf("guest-probe: died (wait status %d)\n", status);
+		printf("guest: died (wait status %d)\n", status);
 	fflush(stdout);
 	sync();
 	reboot(RB_AUTOBOOT);

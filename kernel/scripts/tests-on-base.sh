@@ -13,6 +13,10 @@
 # testing the full reset bookkeeping) call functions the fixes add, so they
 # cannot build on the base and are not applied.
 #
+# With must_fail_kselftest set, the series' kselftest, built against the
+# whole series' uAPI, then runs on that kernel (guest-kselftest.sh), on the
+# fake device the test patches' amdgpu_kselftest_host case registers.
+#
 # Every test named in a must_fail list must FAIL on the base: it shows a bug
 # the series fixes. Every other test must PASS: it guards behaviour the base
 # already has, and kernel-log-clean shows the base has no splat either.
@@ -27,6 +31,7 @@
 # must PASS: the tests see each point, and nothing else differs.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/x86-objs.sh"
 
 mode=tests-only
 if [ "${1:-}" = --v2-forward-port ]; then
@@ -46,6 +51,7 @@ out=$(cd "$out" && pwd)
 must_fail_sched=
 must_fail_amdgpu=
 must_fail_v2_forward_port=
+must_fail_kselftest=
 test_prereq=
 # shellcheck source=../tests-on-base.conf
 . "$SDIR/tests-on-base.conf"
@@ -129,6 +135,30 @@ judge KUnit "$out/amdgpu/$TIER-amdgpu.tests" "$out/amdgpu/$TIER-amdgpu-kernel.lo
 # The K2 test reports the failing round in a line of its own.
 grep -E '^round [0-9]+:|^later job' "$out/amdgpu/$TIER-amdgpu-kernel.log" | head -n 5 |
 	sed 's/^/    /'
+
+# --- the kselftest, in QEMU on the same kernel ----------------------------------
+# The series' kselftest, built against the series' uAPI as its users build
+# it, runs on the base's kernel with the test patches: their
+# amdgpu_kselftest_host case gives it a fake device to open.
+if [ "$mode" = tests-only ] && [ -n "$must_fail_kselftest" ]; then
+	series_tree=$CACHE/trees/kselftest-series
+	lock_cache
+	reset_worktree "$series_tree"
+	unlock_cache
+	for patch in $(series_patches); do
+		am_patch "$series_tree" "$patch"
+	done
+	mkdir -p "$out/kselftest"
+	"$KDIR/scripts/guest-kselftest.sh" "$series_tree" \
+		"$(amdgpu_build_dir "$CHECK_TREE")" "$out/kselftest" \
+		> "$out/kselftest/run.log" 2>&1 || true
+	if [ ! -s "$out/kselftest/$TIER-kselftest.tests" ]; then
+		tail -n 30 "$out/kselftest/run.log"
+		die "the kselftest did not run on the $mode tree (logs: $out/kselftest)"
+	fi
+	judge kselftest "$out/kselftest/$TIER-kselftest.tests" \
+		"$out/kselftest/$TIER-logs/kselftest/console.log" "$must_fail_kselftest"
+fi
 
 if [ "$mode" = tests-only ] && [ -d "$SDIR/fixtures" ]; then
 	# The reference of D4: what the bare base's printer wrote for the hang of
