@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Copyright © 2026 The gpurobust authors */
 /*
  * /init of the initramfs kernel/scripts/guest-lib.sh boots: mounts what the
  * programs it runs need (sw_sync lives in debugfs, DRM devices in

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Copyright © 2026 The gpurobust authors */
 /*
  * /program of guest-kselftest.sh's guest: brings up the fake amdgpu device
  * the kselftest opens, runs the kselftest, and takes the device down.
