@@ -66,10 +66,10 @@ fi
 gcc -static -Os -Wall -Werror -o "$work/run" "$KDIR/scripts/guest-kselftest-run.c"
 # The boot-time executor runs only the host case, which registers its
 # device and returns, and makes its debugfs run file, which
-# guest-kselftest-run.c writes. loglevel=5 keeps KUnit's KTAP (KERN_INFO)
-# off the console, where it would mix with the kselftest's TAP; warnings
-# and worse still reach it.
-GUEST_CMDLINE="kunit.enable=1 kunit.filter_glob=amdgpu_kselftest_host loglevel=5" \
+# guest-kselftest-run.c writes; amdgpu.kselftest_host=1 lets that run host
+# the device. loglevel=5 keeps KUnit's KTAP (KERN_INFO) off the console,
+# where it would mix with the kselftest's TAP; warnings and worse reach it.
+GUEST_CMDLINE="kunit.enable=1 kunit.filter_glob=amdgpu_kselftest_host amdgpu.kselftest_host=1 loglevel=5" \
 	guest_run "$build" "$work" "$work/run" "$work/bin/amdgpu_reset_uapi"
 cat "$work/program.tap"
 sed -n -e 's/^ok [0-9]* \([^ ]*\) # SKIP.*/SKIP \1/p' -e 's/^ok [0-9]* \([^ ]*\).*/PASS \1/p' \
