@@ -24,9 +24,10 @@
 # failure, and exits 0 only when every test behaves as listed. Logs go to
 # OUTDIR (default: a new directory under /tmp).
 #
-# With --v2-forward-port (the 7.2 series), the tree is instead the whole
-# series with the patches of $SDIR/v2-forward-port/ on top: v2's behaviour
-# for the four points of the review the series answers (the README there).
+# With --v2-forward-port, the tree is instead the whole series with the
+# patches of $SDIR/v2-forward-port/ on top: v2's behaviour for the points
+# of the reviews the series answers (the README there: on 7.2 the four
+# points of v2's review, on 6.12 the PASID reuse of issue 23).
 # The tests of must_fail_v2_forward_port must FAIL on it, every other test
 # must PASS: the tests see each point, and nothing else differs.
 set -eu
@@ -180,7 +181,7 @@ fi
 
 if [ "$mode" = v2-forward-port ]; then
 	[ "$ok" -eq 1 ] || die "the tests do not show v2's behaviour as expected (logs: $out)"
-	log "as expected: the tests of review points 1-4 fail on the v2 forward port, the others pass (logs: $out)"
+	log "as expected: the tests of the review points fail with $SDIR/v2-forward-port/, the others pass (logs: $out)"
 else
 	[ "$ok" -eq 1 ] || die "the tests do not show the base's bugs as expected (logs: $out)"
 	log "as expected: the behavioural tests fail on the bare base, the guards pass (logs: $out)"
