@@ -44,6 +44,11 @@
 static const char *base_path = KERNEL_FIXTURE_DIR "/base-6.12.117-full-reset.devcoredump";
 static const char *series_path = KERNEL_FIXTURE_DIR "/series-d4-full-reset.devcoredump";
 
+/* The IB packet header of the KUnit tests' fake command processor
+ * (AMDGPU_FAKE_PKT_IB in drivers/gpu/drm/amd/amdgpu/tests/amdgpu_fake.c),
+ * the first dword of the hung ring. */
+#define FAKE_PKT_IB 0xfa4e0001
+
 /* The sections the series appends to the 6.12 text. */
 #define SERIES_FEATURES (GPUROBUST_CD_SERIES_RESET | GPUROBUST_CD_SERIES_HANG_RING | \
 			 GPUROBUST_CD_SERIES_HANG_RING_V2 | GPUROBUST_CD_SERIES_CAPTURE)
@@ -226,7 +231,9 @@ static void assert_base_dump(const struct dump *p)
 	assert_true(d->vram_check_skipped);
 	assert_int_equal(d->n_rings, 3);
 	assert_int_equal(d->rings[0].n_dwords, d->rings[0].size_dw);
-	assert_int_equal(d->rings[0].dwords[0], 0x01008000);
+	/* the fake's IB packet; the reset moved the read pointer past it */
+	assert_int_equal(d->rings[0].dwords[0], FAKE_PKT_IB);
+	assert_int_equal(d->rings[0].rptr, 0x8);
 }
 
 /* The series' sections, each read: D1's reset, D2's hang-time rings, and
@@ -247,8 +254,10 @@ static void assert_series_sections(const struct dump *p, bool capture)
 	assert_true(d->n_hang_rings > 0);
 	hung = gpurobust_coredump_hung_ring(d);
 	assert_non_null(hung);
-	/* the hang-time copy, not the 6.12 block's ring as read afterwards */
-	assert_int_equal(hung->dwords[0], 0x01000000);
+	/* the hang-time copy, not the 6.12 block's ring as read afterwards:
+	 * the command processor had read the IB packet and hung in the IB */
+	assert_int_equal(hung->dwords[0], FAKE_PKT_IB);
+	assert_int_equal(hung->rptr, 0x4);
 	assert_int_equal(d->n_captures > 0, capture);
 }
 
