@@ -62,16 +62,25 @@ static void set_guilty_by_query(struct reset_verdict *out)
 	out->guilt_kind_known = false;
 }
 
+/*
+ * Internal callers ask this, not the exported function: a call to an
+ * exported function goes through the PLT, which would give
+ * gpurobust_classify() a stack frame it otherwise does without.
+ */
+static bool query2_is_per_ctx(uint64_t query2_flags)
+{
+	return query2_flags & AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET;
+}
+
 GPUROBUST_EXPORT enum gpurobust_semantics gpurobust_semantics_from_query2(uint64_t query2_flags)
 {
-	return (query2_flags & AMDGPU_CTX_QUERY2_FLAGS_PER_CTX_RESET) ?
-	       GPUROBUST_SEMANTICS_PER_CTX : GPUROBUST_SEMANTICS_LEGACY;
+	return query2_is_per_ctx(query2_flags) ? GPUROBUST_SEMANTICS_PER_CTX :
+						 GPUROBUST_SEMANTICS_LEGACY;
 }
 
 static void verdict_from_query2(uint64_t flags, bool per_ctx, struct reset_verdict *out)
 {
-	per_ctx = per_ctx ||
-		  gpurobust_semantics_from_query2(flags) == GPUROBUST_SEMANTICS_PER_CTX;
+	per_ctx = per_ctx || query2_is_per_ctx(flags);
 
 	out->sets_in_progress = true;
 	if (flags & AMDGPU_CTX_QUERY2_FLAGS_RESET_IN_PROGRESS)
