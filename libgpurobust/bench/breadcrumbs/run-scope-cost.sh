@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Copyright © 2026 The gpurobust authors
 # usage: run-scope-cost.sh BENCH_BINARY
-# Instructions per scope (push + pop, no-op emitter) under callgrind, then
+# Instructions per scope (push + pop) under callgrind, then
 # the memory and packet figures. Two runs of different length cancel the
 # fixed cost of entering record_scopes() twice.
 set -eu
@@ -25,6 +25,6 @@ per_scope() {
 	awk -v a="$ir_small" -v b="$ir_large" -v d=$((2 * (large - small))) \
 		'BEGIN { printf "%.2f", (b - a) / d }'
 }
-echo "callgrind instructions per scope (push+pop, no-op emitter): $(per_scope)"
+echo "callgrind instructions per scope (push+pop): $(per_scope)"
 echo "the same with the metadata mirror (B3, 64 slots): $(per_scope mirror)"
 cat "$out/stdout.$large"

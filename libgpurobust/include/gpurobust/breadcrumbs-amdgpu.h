@@ -119,7 +119,7 @@ int gpurobust_amdgpu_bc_pool_create(struct gpurobust_amdgpu_device *dev,
  * gpurobust/breadcrumbs.h; owned by @pool. NULL for NULL. */
 struct gpurobust_bc_pool *gpurobust_amdgpu_bc_pool_get(const struct gpurobust_amdgpu_bc_pool *pool);
 
-/* The GPU address of the pool's memory, for the emitter's writes. */
+/* The GPU address of the pool's memory. */
 uint64_t gpurobust_amdgpu_bc_pool_va(const struct gpurobust_amdgpu_bc_pool *pool);
 
 /* Return: 0 with *out filled, -EINVAL for NULL pointers. */

@@ -4,8 +4,9 @@
 #define GPUROBUST_BREADCRUMBS_PM4_H
 
 /*
- * Ready-made packets for the two breadcrumb writes (B1), for drivers whose
- * gpurobust_bc_emitter appends raw dwords to an IB. Every field is the one
+ * Ready-made packets for the two breadcrumb writes (B1), for drivers that
+ * append raw dwords to an IB rather than use emit helpers of their own.
+ * Every field is the one
  * Mesa's own emitters use (src/amd/common/sid.h and the pkt3.json register
  * database; radv_cs_write_data_head(), si_cs_emit_write_event_eop() and
  * radeonsi's si_cp_release_mem() in Mesa 23.3), checked by hand in
@@ -82,14 +83,14 @@ int gpurobust_bc_sdma_fence(enum gpurobust_bc_gfx_level level, uint64_t gpu_va,
 			    uint32_t value, uint32_t *dw);
 
 /* The dwords gpurobust_bc_encode_write() emits for (target, queue, mode), so
- * that an emitter can reserve them first (radeon_check_space()); -EINVAL
+ * that a driver can reserve them first (radeon_check_space()); -EINVAL
  * where the encoder would fail. */
 int gpurobust_bc_write_dwords(const struct gpurobust_bc_target *target,
 			      enum gpurobust_bc_queue queue,
 			      enum gpurobust_bc_write_mode mode);
 
-/* Picks the packets for (queue, mode), workarounds included: what an
- * emitter's write() calls. Returns the dwords written or -EINVAL, also for
+/* Picks the packets for (queue, mode), workarounds included, for one write
+ * of a value push or pop returned. Returns the dwords written or -EINVAL, also for
  * GFX9 graphics out-writes without an eop_bug_va. */
 int gpurobust_bc_encode_write(const struct gpurobust_bc_target *target,
 			      enum gpurobust_bc_queue queue,

@@ -46,7 +46,9 @@ enum gpurobust_bc_queue {
 	GPUROBUST_BC_QUEUE_SDMA,
 };
 
-/* Which of the two per-scope writes (or the stream preamble) is asked for. */
+/* Which of the two per-scope writes (or the stream preamble) a driver emits;
+ * gpurobust_bc_encode_write() builds the packets for each
+ * (gpurobust/breadcrumbs-pm4.h). */
 enum gpurobust_bc_write_mode {
 	/* Written when the command processor reaches it, after all earlier work
 	 * has started: PM4 WRITE_DATA from the ME, SDMA WRITE. */
@@ -57,24 +59,6 @@ enum gpurobust_bc_write_mode {
 	/* Stream preamble: zero a counter so that a resubmitted stream starts
 	 * from "nothing started". Emit it like WRITE_IN. */
 	GPUROBUST_BC_WRITE_RESET,
-};
-
-/* The driver's side: append one write of `value` to `gpu_va` to the command
- * stream. gpurobust_bc_encode_write() builds the packets and
- * gpurobust_bc_write_dwords() says how many dwords to reserve first
- * (gpurobust/breadcrumbs-pm4.h).
- *
- * write() returns 0, or a negative errno when it could not append the whole
- * write (the command stream has no room: -ENOMEM, -ENOSPC), appending
- * nothing then. RADV and radeonsi fail a command buffer that ran out of room,
- * so after a failure the stream emits nothing more until the next
- * gpurobust_bc_stream_begin(): gpurobust_bc_stream_stats() says why, and a
- * report of that recording marks the stream invalid instead of misplacing
- * its scopes. */
-struct gpurobust_bc_emitter {
-	int (*write)(void *ctx, uint64_t gpu_va, uint32_t value,
-		     enum gpurobust_bc_write_mode mode);
-	void *ctx;
 };
 
 struct gpurobust_bc_pool_config {
@@ -114,22 +98,43 @@ void gpurobust_bc_pool_destroy(struct gpurobust_bc_pool *pool);
 int gpurobust_bc_intern(struct gpurobust_bc_pool *pool, const char *name,
 			uint32_t *id_out);
 
-/* Takes a marker record from the pool: -ENOSPC when every record is in use. */
+/* Takes a marker record from the pool: -ENOSPC when every record is in use.
+ *
+ * The stream keeps the names and the nesting; the driver emits the GPU's
+ * two writes per scope into its own command stream, with its own emit
+ * helpers or with gpurobust_bc_encode_write(): push and pop return the
+ * value, gpurobust_bc_stream_markers() the two addresses. */
 int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 			       enum gpurobust_bc_queue queue, const char *label,
-			       const struct gpurobust_bc_emitter *emitter,
 			       struct gpurobust_bc_stream **stream_out);
 void gpurobust_bc_stream_destroy(struct gpurobust_bc_stream *stream);
 
-/* Starts (re)recording: forgets earlier scopes, keeps their memory, and
- * emits the two RESET writes of the preamble. */
+/* The GPU addresses of the stream's "in" and "out" counters. They stay the
+ * same for the stream's lifetime. */
+void gpurobust_bc_stream_markers(const struct gpurobust_bc_stream *stream,
+				 uint64_t *in_va, uint64_t *out_va);
+
+/* Starts (re)recording: forgets earlier scopes and keeps their memory. The
+ * driver then emits the preamble, a GPUROBUST_BC_WRITE_RESET of 0 to each
+ * counter, so that a resubmission starts from "nothing started". */
 void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *stream);
 
 /* The hot path: no allocation once a stream has reached its size, no lock.
- * A push beyond max_scopes_per_stream is counted, not recorded; so are pops
- * without a push. */
-void gpurobust_bc_push(struct gpurobust_bc_stream *stream, uint32_t name_id);
-void gpurobust_bc_pop(struct gpurobust_bc_stream *stream);
+ *
+ * push returns the value the driver writes to the "in" counter
+ * (GPUROBUST_BC_WRITE_IN), pop the value it writes to the "out" counter
+ * (GPUROBUST_BC_WRITE_OUT); a pop that returns 0 has no write. A push beyond
+ * max_scopes_per_stream is counted, not recorded, and still has its writes;
+ * a pop without a push is counted and has none. */
+uint32_t gpurobust_bc_push(struct gpurobust_bc_stream *stream, uint32_t name_id);
+uint32_t gpurobust_bc_pop(struct gpurobust_bc_stream *stream);
+
+/* The driver could not append a write (its command stream had no room:
+ * -ENOMEM, -ENOSPC). RADV and radeonsi fail such a command buffer; a report
+ * of this recording then marks the stream invalid instead of misplacing its
+ * scopes, and gpurobust_bc_stream_stats() says why. The first error since
+ * gpurobust_bc_stream_begin() is kept. */
+void gpurobust_bc_stream_write_failed(struct gpurobust_bc_stream *stream, int err);
 
 /* Counters for the report of a live stream. */
 struct gpurobust_bc_stream_stats {
@@ -137,7 +142,7 @@ struct gpurobust_bc_stream_stats {
 	uint32_t depth;		/* open scopes now */
 	uint32_t dropped;	/* pushes lost to overflow */
 	uint32_t unbalanced_pops;
-	int write_error;	/* the emitter's first failure since begin, or 0 */
+	int write_error;	/* the first failed write since begin, or 0 */
 };
 void gpurobust_bc_stream_stats(const struct gpurobust_bc_stream *stream,
 			       struct gpurobust_bc_stream_stats *stats);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Copyright © 2026 The gpurobust authors
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,30 +10,101 @@
 #include "driver/core/breadcrumbs/pm4-decode.h"
 #include "fake-gpu.h"
 
-static int record_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
-{
-	struct fake_ib *ib = ctx;
-	struct gpurobust_bc_target target = { .level = ib->level, .eop_bug_va = FAKE_EOP_BUG_VA };
-	int need = gpurobust_bc_write_dwords(&target, ib->queue, mode);
-	int n;
+/* Which IB each stream's writes go to, as a command buffer holds its stream. */
+static struct {
+	const struct gpurobust_bc_stream *s;
+	struct fake_ib *ib;
+} bound[256];
+static pthread_mutex_t bound_lock = PTHREAD_MUTEX_INITIALIZER;
 
-	/* Reserve, as a driver's emitter does, and fail when there is no room. */
-	assert_true(need > 0);
-	if (ib->ndw + (size_t)need > (ib->room ? ib->room : sizeof(ib->dw) / sizeof(ib->dw[0])))
-		return -ENOSPC;
-	assert_true(ib->packets < sizeof(ib->packet_start) / sizeof(ib->packet_start[0]));
-	n = gpurobust_bc_encode_write(&target, ib->queue, mode, va, value, ib->dw + ib->ndw);
-	assert_int_equal(n, need);
-	ib->packet_start[ib->packets++] = ib->ndw;
-	ib->ndw += (size_t)n;
+static struct fake_ib *ib_of(const struct gpurobust_bc_stream *s)
+{
+	struct fake_ib *ib = NULL;
+
+	pthread_mutex_lock(&bound_lock);
+	for (size_t i = 0; i < sizeof(bound) / sizeof(bound[0]) && !ib; i++)
+		if (bound[i].s == s)
+			ib = bound[i].ib;
+	pthread_mutex_unlock(&bound_lock);
+	assert_non_null(ib);
+	return ib;
+}
+
+int fake_stream_create(struct gpurobust_bc_pool *pool, enum gpurobust_bc_queue queue,
+		       const char *label, struct fake_ib *ib,
+		       struct gpurobust_bc_stream **stream_out)
+{
+	size_t i, free_slot = SIZE_MAX;
+	int r = gpurobust_bc_stream_create(pool, queue, label, stream_out);
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&bound_lock);
+	/* A destroyed stream's address may come back: rebind it. */
+	for (i = 0; i < sizeof(bound) / sizeof(bound[0]); i++) {
+		if (bound[i].s == *stream_out)
+			break;
+		if (!bound[i].s && free_slot == SIZE_MAX)
+			free_slot = i;
+	}
+	if (i == sizeof(bound) / sizeof(bound[0]))
+		i = free_slot;
+	assert_true(i < sizeof(bound) / sizeof(bound[0]));
+	bound[i].s = *stream_out;
+	bound[i].ib = ib;
+	pthread_mutex_unlock(&bound_lock);
 	return 0;
 }
 
-struct gpurobust_bc_emitter fake_ib_emitter(struct fake_ib *ib)
+/* Appends one write of value to the stream's "in" or "out" counter. */
+static void write_marker(struct gpurobust_bc_stream *s, enum gpurobust_bc_write_mode mode,
+			 bool out, uint32_t value)
 {
-	struct gpurobust_bc_emitter e = { .write = record_write, .ctx = ib };
+	struct fake_ib *ib = ib_of(s);
+	struct gpurobust_bc_target target = { .level = ib->level, .eop_bug_va = FAKE_EOP_BUG_VA };
+	int need = gpurobust_bc_write_dwords(&target, ib->queue, mode);
+	uint64_t in_va, out_va;
+	int n;
 
-	return e;
+	if (ib->failed)
+		return;
+	/* Reserve, as a driver does, and fail when there is no room. */
+	assert_true(need > 0);
+	if (ib->ndw + (size_t)need > (ib->room ? ib->room : sizeof(ib->dw) / sizeof(ib->dw[0]))) {
+		ib->failed = true;
+		gpurobust_bc_stream_write_failed(s, -ENOSPC);
+		return;
+	}
+	assert_true(ib->packets < sizeof(ib->packet_start) / sizeof(ib->packet_start[0]));
+	gpurobust_bc_stream_markers(s, &in_va, &out_va);
+	n = gpurobust_bc_encode_write(&target, ib->queue, mode,
+				      out ? out_va : in_va, value,
+				      ib->dw + ib->ndw);
+	assert_int_equal(n, need);
+	ib->packet_start[ib->packets++] = ib->ndw;
+	ib->ndw += (size_t)n;
+}
+
+void fake_begin(struct gpurobust_bc_stream *s)
+{
+	gpurobust_bc_stream_begin(s);
+	ib_of(s)->failed = false;
+	/* The preamble: both counters back to 0 on every submission. */
+	write_marker(s, GPUROBUST_BC_WRITE_RESET, false, 0);
+	write_marker(s, GPUROBUST_BC_WRITE_RESET, true, 0);
+}
+
+void fake_push(struct gpurobust_bc_stream *s, uint32_t name_id)
+{
+	write_marker(s, GPUROBUST_BC_WRITE_IN, false, gpurobust_bc_push(s, name_id));
+}
+
+void fake_pop(struct gpurobust_bc_stream *s)
+{
+	uint32_t seq = gpurobust_bc_pop(s);
+
+	if (seq)
+		write_marker(s, GPUROBUST_BC_WRITE_OUT, true, seq);
 }
 
 static bool is_out_write(enum gpurobust_bc_queue queue, unsigned int opcode)

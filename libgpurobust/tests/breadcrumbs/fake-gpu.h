@@ -4,14 +4,15 @@
 #define GPUROBUST_TESTS_BREADCRUMBS_FAKE_GPU_H
 
 /*
- * A command stream recorder and a tiny "GPU" that replays it: the emitter
- * encodes every breadcrumb write with the real packet encoders, and
+ * A command stream recorder and a tiny "GPU" that replays it: the driver's
+ * side encodes every breadcrumb write with the real packet encoders, and
  * fake_gpu_run() decodes the IB with the real decoder and applies the writes
  * to marker memory as far as the ME (in writes) and the end of pipe (out
  * writes) have got. No AMD GPU needed, and the whole path from push to
  * report goes through the bytes a GPU would see.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,14 +29,26 @@ struct fake_ib {
 	size_t room;			/* dwords the IB may hold; 0: all of dw */
 	size_t packet_start[1 << 14];	/* dword offset of each packet */
 	size_t packets;
+	/* A write did not fit: like RADV's failed command buffer, the IB
+	 * takes nothing more until the next fake_begin(). */
+	bool failed;
 };
 
 /* The driver's EOP-bug scratch that GFX9 graphics out-writes name. */
 #define FAKE_EOP_BUG_VA 0x800000f00000ull
 
-/* An emitter that appends to ib, reserving each write's dwords first, and
- * fails with -ENOSPC past ib->room. */
-struct gpurobust_bc_emitter fake_ib_emitter(struct fake_ib *ib);
+/* The driver's side, as a command buffer does it: fake_stream_create()
+ * binds a new stream to the IB its writes go to, and fake_begin(),
+ * fake_push() and fake_pop() call the library and emit the writes it asks
+ * for, reserving each write's dwords first. A write past ib->room fails
+ * with -ENOSPC, which the fake reports through
+ * gpurobust_bc_stream_write_failed(). */
+int fake_stream_create(struct gpurobust_bc_pool *pool, enum gpurobust_bc_queue queue,
+		       const char *label, struct fake_ib *ib,
+		       struct gpurobust_bc_stream **stream_out);
+void fake_begin(struct gpurobust_bc_stream *s);
+void fake_push(struct gpurobust_bc_stream *s, uint32_t name_id);
+void fake_pop(struct gpurobust_bc_stream *s);
 
 /* Applies WRITE_DATA / SDMA WRITE of the first me_packets writes and
  * RELEASE_MEM / EVENT_WRITE_EOP / SDMA FENCE of the first eop_packets writes

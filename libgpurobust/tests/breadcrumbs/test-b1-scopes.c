@@ -21,15 +21,13 @@ static const struct gpurobust_bc_node *node(const struct gpurobust_bc_report *r,
 static struct gpurobust_bc_stream *new_stream(struct fake_pool *fp, enum gpurobust_bc_queue queue,
 					      struct fake_ib *into)
 {
-	struct gpurobust_bc_emitter e;
 	struct gpurobust_bc_stream *s;
 
 	memset(into, 0, sizeof(*into));
 	into->level = GPUROBUST_BC_GFX11;
 	into->queue = queue;
-	e = fake_ib_emitter(into);
-	assert_int_equal(gpurobust_bc_stream_create(fp->pool, queue, "test", &e, &s), 0);
-	gpurobust_bc_stream_begin(s);
+	assert_int_equal(fake_stream_create(fp->pool, queue, "test", into, &s), 0);
+	fake_begin(s);
 	return s;
 }
 
@@ -44,20 +42,20 @@ static void B1_every_state(void **state)
 
 	fake_pool_init(&fp, 4096, 0);
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
-	gpurobust_bc_push(s, intern(fp.pool, "Frame"));
-	gpurobust_bc_push(s, intern(fp.pool, "Shadow"));
-	gpurobust_bc_pop(s);
-	gpurobust_bc_push(s, intern(fp.pool, "GBuffer"));
-	gpurobust_bc_push(s, intern(fp.pool, "Draw"));
-	gpurobust_bc_pop(s);
+	fake_push(s, intern(fp.pool, "Frame"));
+	fake_push(s, intern(fp.pool, "Shadow"));
+	fake_pop(s);
+	fake_push(s, intern(fp.pool, "GBuffer"));
+	fake_push(s, intern(fp.pool, "Draw"));
+	fake_pop(s);
 	eop = fake_ib_mark(&ib);		/* first Draw finished */
-	gpurobust_bc_push(s, intern(fp.pool, "Draw"));
+	fake_push(s, intern(fp.pool, "Draw"));
 	me = fake_ib_mark(&ib);			/* second Draw reached */
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
-	gpurobust_bc_push(s, intern(fp.pool, "Post"));
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
+	fake_pop(s);
+	fake_pop(s);
+	fake_push(s, intern(fp.pool, "Post"));
+	fake_pop(s);
+	fake_pop(s);
 
 	/* Before the GPU ran anything: all not started. */
 	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
@@ -88,6 +86,35 @@ static void B1_every_state(void **state)
 	fake_pool_fini(&fp);
 }
 
+/* A scope's pop sequence belongs to one recording, and push does not clear
+ * it. Recorded again, scope 0 is open where it was popped first before;
+ * with the GPU done, it must read in progress, not finished by the last
+ * recording's pop. */
+static void B1_rerecording_forgets_old_pops(void **state)
+{
+	struct fake_pool fp;
+	struct gpurobust_bc_stream *s;
+	struct gpurobust_bc_report *r;
+
+	fake_pool_init(&fp, 4096, 0);
+	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
+	fake_push(s, intern(fp.pool, "P"));
+	fake_pop(s);
+	fake_push(s, intern(fp.pool, "Q"));
+	fake_pop(s);
+	ib.ndw = ib.packets = 0;
+	fake_begin(s);
+	fake_push(s, intern(fp.pool, "A"));
+	fake_push(s, intern(fp.pool, "B"));
+	fake_pop(s);
+	fake_gpu_run(&ib, ib.packets, ib.packets, fp.map, FAKE_GPU_VA);
+	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
+	assert_int_equal(node(r, 0, 0)->state, GPUROBUST_BC_IN_PROGRESS);	/* A */
+	assert_int_equal(node(r, 0, 1)->state, GPUROBUST_BC_FINISHED);	/* B */
+	gpurobust_bc_report_free(r);
+	fake_pool_fini(&fp);
+}
+
 /* The in write lands when the ME reaches the scope, even if earlier work is
  * still running: a scope can be in progress while its elder sibling is too. */
 static void B1_in_before_out(void **state)
@@ -100,10 +127,10 @@ static void B1_in_before_out(void **state)
 	fake_pool_init(&fp, 4096, 0);
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_COMPUTE, &ib);
 	eop = fake_ib_mark(&ib);
-	gpurobust_bc_push(s, intern(fp.pool, "A"));
-	gpurobust_bc_pop(s);
-	gpurobust_bc_push(s, intern(fp.pool, "B"));
-	gpurobust_bc_pop(s);
+	fake_push(s, intern(fp.pool, "A"));
+	fake_pop(s);
+	fake_push(s, intern(fp.pool, "B"));
+	fake_pop(s);
 	fake_gpu_run(&ib, ib.packets, eop, fp.map, FAKE_GPU_VA);
 	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
 	assert_int_equal(node(r, 0, 0)->state, GPUROBUST_BC_IN_PROGRESS);
@@ -124,8 +151,8 @@ static void B1_resubmission_resets(void **state)
 
 	fake_pool_init(&fp, 4096, 0);
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_SDMA, &ib);
-	gpurobust_bc_push(s, intern(fp.pool, "Copy"));
-	gpurobust_bc_pop(s);
+	fake_push(s, intern(fp.pool, "Copy"));
+	fake_pop(s);
 	fake_gpu_run(&ib, ib.packets, ib.packets, fp.map, FAKE_GPU_VA);
 	/* Second run: only the preamble executed so far. */
 	fake_gpu_run(&ib, 2, 2, fp.map, FAKE_GPU_VA);
@@ -149,15 +176,15 @@ static void B1_every_level_replays(void **state)
 		fake_pool_init(&fp, 4096, 0);
 		s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
 		ib.level = (enum gpurobust_bc_gfx_level)level;
-		gpurobust_bc_stream_begin(s);
-		gpurobust_bc_push(s, intern(fp.pool, "Frame"));
-		gpurobust_bc_push(s, intern(fp.pool, "Draw"));
-		gpurobust_bc_pop(s);
+		fake_begin(s);
+		fake_push(s, intern(fp.pool, "Frame"));
+		fake_push(s, intern(fp.pool, "Draw"));
+		fake_pop(s);
 		eop = fake_ib_mark(&ib);
-		gpurobust_bc_push(s, intern(fp.pool, "Draw"));
+		fake_push(s, intern(fp.pool, "Draw"));
 		me = fake_ib_mark(&ib);
-		gpurobust_bc_pop(s);
-		gpurobust_bc_pop(s);
+		fake_pop(s);
+		fake_pop(s);
 		fake_gpu_run(&ib, me, eop, fp.map, FAKE_GPU_VA);
 		assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
 		assert_int_equal(node(r, 0, 0)->state, GPUROBUST_BC_IN_PROGRESS);
@@ -168,9 +195,9 @@ static void B1_every_level_replays(void **state)
 	}
 }
 
-/* An emitter that runs out of room fails the write and appends nothing;
- * the stream then stops emitting, says why, and its report is invalid
- * rather than wrong. The next recording starts clean. */
+/* A driver whose command stream ran out of room tells the stream, which
+ * keeps the first error, says why, and makes its report invalid rather than
+ * wrong. The next recording starts clean. */
 static void B1_failed_write_invalidates_the_stream(void **state)
 {
 	struct fake_pool fp;
@@ -181,28 +208,29 @@ static void B1_failed_write_invalidates_the_stream(void **state)
 
 	fake_pool_init(&fp, 4096, 0);
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
-	gpurobust_bc_push(s, intern(fp.pool, "Frame"));
+	fake_push(s, intern(fp.pool, "Frame"));
 	ib.room = ib.ndw + 3;		/* not even one more WRITE_DATA */
 	full = ib.ndw;
-	gpurobust_bc_push(s, intern(fp.pool, "Draw"));
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
+	fake_push(s, intern(fp.pool, "Draw"));
+	fake_pop(s);
+	fake_pop(s);
 	assert_int_equal(ib.ndw, full);
 	gpurobust_bc_stream_stats(s, &stats);
 	assert_int_equal(stats.write_error, -ENOSPC);
-	ib.room = 0;
-	gpurobust_bc_push(s, intern(fp.pool, "Post"));
-	assert_int_equal(ib.ndw, full);	/* still nothing emitted */
+	gpurobust_bc_stream_write_failed(s, -ENOMEM);	/* a later failure */
+	gpurobust_bc_stream_stats(s, &stats);
+	assert_int_equal(stats.write_error, -ENOSPC);
 	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
 	assert_false(r->streams[0].valid);
 	assert_string_equal(r->streams[0].invalid_reason,
 			    "the driver could not emit a breadcrumb write");
 	gpurobust_bc_report_free(r);
 
-	gpurobust_bc_stream_begin(s);
+	ib.room = 0;
+	fake_begin(s);
 	gpurobust_bc_stream_stats(s, &stats);
 	assert_int_equal(stats.write_error, 0);
-	gpurobust_bc_push(s, intern(fp.pool, "Frame"));
+	fake_push(s, intern(fp.pool, "Frame"));
 	assert_true(ib.ndw > full);
 	assert_int_equal(gpurobust_bc_pool_read(fp.pool, &r), 0);
 	assert_true(r->streams[0].valid);
@@ -227,17 +255,17 @@ static void B1_overflow_reported(void **state)
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
 	name = intern(fp.pool, "Level");
 	for (int i = 0; i < 5; i++)
-		gpurobust_bc_push(s, name);
+		fake_push(s, name);
 	gpurobust_bc_stream_stats(s, &st);
 	assert_int_equal(st.scopes, 3);
 	assert_int_equal(st.dropped, 2);
 	assert_int_equal(st.depth, 5);
 	assert_int_equal(ib.packets, 2 + 5);	/* preamble, five "in" writes */
 	before = ib.packets;
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
+	fake_pop(s);
+	fake_pop(s);
 	assert_int_equal(ib.packets, before + 2);	/* the dropped scopes' "out" */
-	gpurobust_bc_pop(s);				/* the third, real, scope */
+	fake_pop(s);				/* the third, real, scope */
 	assert_int_equal(ib.packets, before + 3);
 	fake_gpu_run(&ib, ib.packets, ib.packets, fp.map, FAKE_GPU_VA);
 
@@ -269,12 +297,12 @@ static void B1_overflow_counters_pass_the_cut(void **state)
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
 	frame = intern(fp.pool, "Frame");
 	draw = intern(fp.pool, "Draw");
-	gpurobust_bc_push(s, frame);
-	gpurobust_bc_push(s, draw);
-	gpurobust_bc_pop(s);		/* out 1 */
-	gpurobust_bc_push(s, draw);	/* dropped, in 3 */
-	gpurobust_bc_pop(s);		/* out 2 */
-	gpurobust_bc_push(s, draw);	/* dropped, in 4: the hang */
+	fake_push(s, frame);
+	fake_push(s, draw);
+	fake_pop(s);		/* out 1 */
+	fake_push(s, draw);	/* dropped, in 3 */
+	fake_pop(s);		/* out 2 */
+	fake_push(s, draw);	/* dropped, in 4: the hang */
 	/* preamble 2, then in, in, out, in, out, in: the ME reached the last
 	 * "in", end of pipe the last "out". */
 	fake_gpu_run(&ib, ib.packets, ib.packets - 1, fp.map, FAKE_GPU_VA);
@@ -301,7 +329,7 @@ static void B1_unbalanced_pop(void **state)
 
 	fake_pool_init(&fp, 4096, 0);
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
-	gpurobust_bc_pop(s);
+	fake_pop(s);
 	gpurobust_bc_stream_stats(s, &st);
 	assert_int_equal(st.unbalanced_pops, 1);
 	assert_int_equal(st.scopes, 0);
@@ -321,15 +349,15 @@ static void B1_nesting_across_streams(void **state)
 	fake_pool_init(&fp, 4096, 0);
 	a = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &gfx);
 	b = new_stream(&fp, GPUROBUST_BC_QUEUE_COMPUTE, &compute);
-	gpurobust_bc_push(a, intern(fp.pool, "Frame"));
-	gpurobust_bc_push(b, intern(fp.pool, "Async"));
-	gpurobust_bc_push(a, intern(fp.pool, "GBuffer"));
+	fake_push(a, intern(fp.pool, "Frame"));
+	fake_push(b, intern(fp.pool, "Async"));
+	fake_push(a, intern(fp.pool, "GBuffer"));
 	gfx_me = fake_ib_mark(&gfx);
-	gpurobust_bc_push(b, intern(fp.pool, "Cull"));
-	gpurobust_bc_pop(a);
-	gpurobust_bc_pop(b);
-	gpurobust_bc_pop(b);
-	gpurobust_bc_pop(a);
+	fake_push(b, intern(fp.pool, "Cull"));
+	fake_pop(a);
+	fake_pop(b);
+	fake_pop(b);
+	fake_pop(a);
 	fake_gpu_run(&gfx, gfx_me, 2, fp.map, FAKE_GPU_VA);
 	fake_gpu_run(&compute, compute.packets, compute.packets, fp.map, FAKE_GPU_VA);
 
@@ -355,18 +383,17 @@ static void B1_pool_exhaustion(void **state)
 	struct fake_pool fp;
 	struct gpurobust_bc_stream *s[3];
 	struct fake_ib *ibs = calloc(3, sizeof(*ibs));
-	struct gpurobust_bc_emitter e = fake_ib_emitter(&ibs[2]);
 
 	assert_non_null(ibs);
 	fake_pool_init(&fp, 16 + 2 * 16, 0);
 	s[0] = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ibs[0]);
 	s[1] = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ibs[1]);
 	ibs[2].level = GPUROBUST_BC_GFX11;
-	assert_int_equal(gpurobust_bc_stream_create(fp.pool, GPUROBUST_BC_QUEUE_GFX, NULL, &e, &s[2]),
+	assert_int_equal(fake_stream_create(fp.pool, GPUROBUST_BC_QUEUE_GFX, NULL, &ibs[2], &s[2]),
 			 -ENOSPC);
 	assert_null(s[2]);
 	gpurobust_bc_stream_destroy(s[0]);
-	assert_int_equal(gpurobust_bc_stream_create(fp.pool, GPUROBUST_BC_QUEUE_GFX, NULL, &e, &s[2]),
+	assert_int_equal(fake_stream_create(fp.pool, GPUROBUST_BC_QUEUE_GFX, NULL, &ibs[2], &s[2]),
 			 0);
 	fake_pool_fini(&fp);
 	free(ibs);
@@ -378,7 +405,6 @@ static void B1_bad_arguments(void **state)
 	struct gpurobust_bc_pool_config unaligned = { .gpu_va = 2 };
 	struct gpurobust_bc_pool *pool = (void *)1;
 	struct gpurobust_bc_stream *s;
-	struct gpurobust_bc_emitter none = { 0 };
 	uint32_t id;
 
 	assert_int_equal(gpurobust_bc_pool_create(&tiny, &pool), -EINVAL);
@@ -386,8 +412,9 @@ static void B1_bad_arguments(void **state)
 	assert_int_equal(gpurobust_bc_pool_create(&unaligned, &pool), -EINVAL);
 	assert_int_equal(gpurobust_bc_pool_create(NULL, &pool), 0);
 	assert_int_equal(gpurobust_bc_intern(pool, NULL, &id), -EINVAL);
-	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, NULL, &none, &s),
+	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_SDMA + 1, NULL, &s),
 			 -EINVAL);
+	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, NULL, NULL), -EINVAL);
 	gpurobust_bc_pool_destroy(pool);
 }
 
@@ -420,25 +447,28 @@ static void B1_steady_state_reuses_memory(void **state)
 
 	fake_pool_init(&fp, 4096, 0);
 	s = new_stream(&fp, GPUROBUST_BC_QUEUE_GFX, &ib);
-	struct bc_scope *array = NULL;
+	struct bc_link *links = NULL;
+	uint32_t *pop_seqs = NULL;
 	uint32_t capacity = 0;
 
 	name = intern(fp.pool, "Draw");
 	for (int round = 0; round < 2; round++) {
 		ib.ndw = ib.packets = 0;
-		gpurobust_bc_stream_begin(s);
+		fake_begin(s);
 		for (int i = 0; i < 1000; i++) {
-			gpurobust_bc_push(s, name);
-			gpurobust_bc_pop(s);
+			fake_push(s, name);
+			fake_pop(s);
 		}
 		gpurobust_bc_stream_stats(s, &st);
 		assert_int_equal(st.scopes, 1000);
 		assert_int_equal(st.depth, 0);
 		if (round) {
-			assert_ptr_equal(s->scopes, array);
+			assert_ptr_equal(s->links, links);
+			assert_ptr_equal(s->pop_seqs, pop_seqs);
 			assert_int_equal(s->capacity, capacity);
 		}
-		array = s->scopes;
+		links = s->links;
+		pop_seqs = s->pop_seqs;
 		capacity = s->capacity;
 	}
 	fake_pool_fini(&fp);
@@ -450,6 +480,7 @@ int main(void)
 		cmocka_unit_test(B1_every_state),
 		cmocka_unit_test(B1_every_level_replays),
 		cmocka_unit_test(B1_failed_write_invalidates_the_stream),
+		cmocka_unit_test(B1_rerecording_forgets_old_pops),
 		cmocka_unit_test(B1_in_before_out),
 		cmocka_unit_test(B1_resubmission_resets),
 		cmocka_unit_test(B1_overflow_reported),

@@ -24,34 +24,34 @@ struct worker {
 	struct gpurobust_bc_stream *kept;
 };
 
-/* The "GPU" finishes every write at once: store straight into the record. */
-static int immediate_write(void *ctx, uint64_t va, uint32_t value, enum gpurobust_bc_write_mode mode)
+/* The "GPU" finishes every write at once: store straight into the record.
+ * A pop's 0 is no write. */
+static void immediate_write(struct fake_pool *fp, uint64_t va, uint32_t value)
 {
-	struct fake_pool *fp = ctx;
-
-	bc_write_le32(fp->map + (va - FAKE_GPU_VA), value);
-	return 0;
+	if (value)
+		bc_write_le32(fp->map + (va - FAKE_GPU_VA), value);
 }
 
 static void *work(void *arg)
 {
 	struct worker *w = arg;
-	struct gpurobust_bc_emitter e = { .write = immediate_write, .ctx = w->fp };
 	char name[32];
 
 	for (int round = 0; round < ROUNDS; round++) {
 		struct gpurobust_bc_stream *s;
 		struct gpurobust_bc_stream_stats st;
+		uint64_t in_va, out_va;
 
 		assert_int_equal(gpurobust_bc_stream_create(w->fp->pool, GPUROBUST_BC_QUEUE_COMPUTE,
-							    "worker", &e, &s), 0);
+							    "worker", &s), 0);
+		gpurobust_bc_stream_markers(s, &in_va, &out_va);
 		gpurobust_bc_stream_begin(s);
 		for (int i = 0; i < SCOPES; i++) {
 			snprintf(name, sizeof(name), "T%d scope %d", w->index, i % 50);
-			gpurobust_bc_push(s, intern(w->fp->pool, name));
+			immediate_write(w->fp, in_va, gpurobust_bc_push(s, intern(w->fp->pool, name)));
 			if (i % 3 == 2) {
-				gpurobust_bc_pop(s);
-				gpurobust_bc_pop(s);
+				immediate_write(w->fp, out_va, gpurobust_bc_pop(s));
+				immediate_write(w->fp, out_va, gpurobust_bc_pop(s));
 			}
 		}
 		gpurobust_bc_stream_stats(s, &st);

@@ -33,21 +33,18 @@ static struct fixture *fixture_new(uint32_t mirror_scopes, uint32_t name_bytes,
 		.size = POOL_SIZE, .gpu_va = FAKE_GPU_VA, .max_scopes_per_stream = max_scopes,
 		.mirror_scopes = mirror_scopes, .mirror_name_bytes = name_bytes,
 	};
-	struct gpurobust_bc_emitter eg, es;
 
 	assert_non_null(f);
 	cfg.cpu_map = f->map;
 	assert_int_equal(gpurobust_bc_pool_create(&cfg, &f->pool), 0);
 	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX11, .queue = GPUROBUST_BC_QUEUE_GFX };
 	sdma = (struct fake_ib){ .level = GPUROBUST_BC_GFX11, .queue = GPUROBUST_BC_QUEUE_SDMA };
-	eg = fake_ib_emitter(&gfx);
-	es = fake_ib_emitter(&sdma);
-	assert_int_equal(gpurobust_bc_stream_create(f->pool, GPUROBUST_BC_QUEUE_GFX, "main", &eg,
+	assert_int_equal(fake_stream_create(f->pool, GPUROBUST_BC_QUEUE_GFX, "main", &gfx,
 						    &f->main), 0);
-	assert_int_equal(gpurobust_bc_stream_create(f->pool, GPUROBUST_BC_QUEUE_SDMA, "upload", &es,
+	assert_int_equal(fake_stream_create(f->pool, GPUROBUST_BC_QUEUE_SDMA, "upload", &sdma,
 						    &f->copy), 0);
-	gpurobust_bc_stream_begin(f->main);
-	gpurobust_bc_stream_begin(f->copy);
+	fake_begin(f->main);
+	fake_begin(f->copy);
 	return f;
 }
 
@@ -65,22 +62,22 @@ static struct fixture *record_hang(uint32_t mirror_scopes)
 	struct fixture *f = fixture_new(mirror_scopes, 256, 0);
 	size_t me, eop;
 
-	gpurobust_bc_push(f->main, intern(f->pool, "Frame"));
-	gpurobust_bc_push(f->main, intern(f->pool, "Shadow"));
-	gpurobust_bc_pop(f->main);
-	gpurobust_bc_push(f->main, intern(f->pool, "GBuffer"));
-	gpurobust_bc_push(f->main, intern(f->pool, "Draw 1"));
-	gpurobust_bc_pop(f->main);
+	fake_push(f->main, intern(f->pool, "Frame"));
+	fake_push(f->main, intern(f->pool, "Shadow"));
+	fake_pop(f->main);
+	fake_push(f->main, intern(f->pool, "GBuffer"));
+	fake_push(f->main, intern(f->pool, "Draw 1"));
+	fake_pop(f->main);
 	eop = fake_ib_mark(&gfx);
-	gpurobust_bc_push(f->main, intern(f->pool, "Draw 2"));
+	fake_push(f->main, intern(f->pool, "Draw 2"));
 	me = fake_ib_mark(&gfx);
-	gpurobust_bc_pop(f->main);
-	gpurobust_bc_pop(f->main);
-	gpurobust_bc_push(f->main, intern(f->pool, "Tonemap"));
-	gpurobust_bc_pop(f->main);
-	gpurobust_bc_pop(f->main);
-	gpurobust_bc_push(f->copy, intern(f->pool, "Copy"));
-	gpurobust_bc_pop(f->copy);
+	fake_pop(f->main);
+	fake_pop(f->main);
+	fake_push(f->main, intern(f->pool, "Tonemap"));
+	fake_pop(f->main);
+	fake_pop(f->main);
+	fake_push(f->copy, intern(f->pool, "Copy"));
+	fake_pop(f->copy);
 	fake_gpu_run(&gfx, me, eop, f->map, FAKE_GPU_VA);
 	fake_gpu_run(&sdma, sdma.packets, sdma.packets, f->map, FAKE_GPU_VA);
 	return f;
@@ -173,12 +170,12 @@ static void B1_mirror_overflow_reported(void **state)
 	struct gpurobust_bc_report *r;
 	uint32_t long_name = intern(f->pool, "a name longer than the room");
 
-	gpurobust_bc_push(f->main, long_name);
-	gpurobust_bc_push(f->main, long_name);
-	gpurobust_bc_push(f->main, long_name);	/* dropped */
-	gpurobust_bc_pop(f->main);
-	gpurobust_bc_pop(f->main);
-	gpurobust_bc_pop(f->main);
+	fake_push(f->main, long_name);
+	fake_push(f->main, long_name);
+	fake_push(f->main, long_name);	/* dropped */
+	fake_pop(f->main);
+	fake_pop(f->main);
+	fake_pop(f->main);
 	assert_int_equal(gpurobust_bc_decode(f->map, POOL_SIZE, NULL, &r), 0);
 	s = &r->streams[0];
 	/* "main" and "upload" fit the 16 bytes, the long name does not. */

@@ -27,26 +27,23 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct gpurobust_bc_stream *a, *b;
-	struct gpurobust_bc_emitter ea, eb;
 	size_t me;
 
 	assert_non_null(f);
 	fake_pool_init(&f->fp, 4096, 0);
 	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX10, .queue = GPUROBUST_BC_QUEUE_GFX };
 	compute = (struct fake_ib){ .level = GPUROBUST_BC_GFX10, .queue = GPUROBUST_BC_QUEUE_COMPUTE };
-	ea = fake_ib_emitter(&gfx);
-	eb = fake_ib_emitter(&compute);
-	assert_int_equal(gpurobust_bc_stream_create(f->fp.pool, GPUROBUST_BC_QUEUE_GFX, "main", &ea, &a), 0);
-	assert_int_equal(gpurobust_bc_stream_create(f->fp.pool, GPUROBUST_BC_QUEUE_COMPUTE, "async", &eb, &b), 0);
-	gpurobust_bc_stream_begin(a);
-	gpurobust_bc_stream_begin(b);
-	gpurobust_bc_push(a, intern(f->fp.pool, "Frame"));
-	gpurobust_bc_push(a, intern(f->fp.pool, "Draw"));
+	assert_int_equal(fake_stream_create(f->fp.pool, GPUROBUST_BC_QUEUE_GFX, "main", &gfx, &a), 0);
+	assert_int_equal(fake_stream_create(f->fp.pool, GPUROBUST_BC_QUEUE_COMPUTE, "async", &compute, &b), 0);
+	fake_begin(a);
+	fake_begin(b);
+	fake_push(a, intern(f->fp.pool, "Frame"));
+	fake_push(a, intern(f->fp.pool, "Draw"));
 	me = fake_ib_mark(&gfx);
-	gpurobust_bc_pop(a);
-	gpurobust_bc_pop(a);
-	gpurobust_bc_push(b, intern(f->fp.pool, "Cull"));
-	gpurobust_bc_pop(b);
+	fake_pop(a);
+	fake_pop(a);
+	fake_push(b, intern(f->fp.pool, "Cull"));
+	fake_pop(b);
 	fake_gpu_run(&gfx, me, 2, f->fp.map, FAKE_GPU_VA);
 	fake_gpu_run(&compute, compute.packets, compute.packets, f->fp.map, FAKE_GPU_VA);
 	assert_int_equal(gpurobust_bc_pool_meta(f->fp.pool, &f->meta), 0);

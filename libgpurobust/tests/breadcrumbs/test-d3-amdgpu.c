@@ -294,21 +294,19 @@ static struct gpurobust_bc_stream *record_hang(struct gpurobust_amdgpu_bc_pool *
 {
 	struct gpurobust_bc_pool *pool = gpurobust_amdgpu_bc_pool_get(ap);
 	struct gpurobust_bc_stream *s;
-	struct gpurobust_bc_emitter e;
 	size_t me;
 
 	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX11, .queue = GPUROBUST_BC_QUEUE_GFX };
-	e = fake_ib_emitter(&gfx);
-	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "main", &e, &s),
+	assert_int_equal(fake_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "main", &gfx, &s),
 			 0);
-	gpurobust_bc_stream_begin(s);
-	gpurobust_bc_push(s, intern(pool, "Frame 7"));
-	gpurobust_bc_push(s, intern(pool, "Shadows"));
-	gpurobust_bc_push(s, intern(pool, "Draw 3"));
+	fake_begin(s);
+	fake_push(s, intern(pool, "Frame 7"));
+	fake_push(s, intern(pool, "Shadows"));
+	fake_push(s, intern(pool, "Draw 3"));
 	me = fake_ib_mark(&gfx);
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
+	fake_pop(s);
+	fake_pop(s);
+	fake_pop(s);
 	/* the pool's map is the BO's CPU mapping (the fake kernel's node file) */
 	fake_gpu_run(&gfx, me, 2, pool->map, gpurobust_amdgpu_bc_pool_va(ap));
 	return s;

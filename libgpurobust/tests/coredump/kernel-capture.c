@@ -36,7 +36,6 @@ int main(void)
 	};
 	struct gpurobust_bc_pool *pool;
 	struct gpurobust_bc_stream *stream;
-	struct gpurobust_bc_emitter emitter;
 	uint8_t *map = calloc(1, CAPTURE_BYTES);
 	size_t hung_at, i, column;
 
@@ -46,26 +45,25 @@ int main(void)
 	if (gpurobust_bc_pool_create(&cfg, &pool))
 		return 1;
 	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX11, .queue = GPUROBUST_BC_QUEUE_GFX };
-	emitter = fake_ib_emitter(&gfx);
-	if (gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "main", &emitter, &stream))
+	if (fake_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, "main", &gfx, &stream))
 		return 1;
 
 	/* Frame 1042 drew its shadows, then hung in its second draw of the
 	 * lighting pass: the GPU started Draw 7 and never finished it. */
-	gpurobust_bc_stream_begin(stream);
-	gpurobust_bc_push(stream, intern(pool, "Frame 1042"));
-	gpurobust_bc_push(stream, intern(pool, "Shadows"));
-	gpurobust_bc_pop(stream);
-	gpurobust_bc_push(stream, intern(pool, "Lighting"));
-	gpurobust_bc_push(stream, intern(pool, "Draw 6"));
-	gpurobust_bc_pop(stream);
-	gpurobust_bc_push(stream, intern(pool, "Draw 7"));
+	fake_begin(stream);
+	fake_push(stream, intern(pool, "Frame 1042"));
+	fake_push(stream, intern(pool, "Shadows"));
+	fake_pop(stream);
+	fake_push(stream, intern(pool, "Lighting"));
+	fake_push(stream, intern(pool, "Draw 6"));
+	fake_pop(stream);
+	fake_push(stream, intern(pool, "Draw 7"));
 	hung_at = fake_ib_mark(&gfx);
-	gpurobust_bc_pop(stream);
-	gpurobust_bc_push(stream, intern(pool, "Draw 8"));
-	gpurobust_bc_pop(stream);
-	gpurobust_bc_pop(stream);
-	gpurobust_bc_pop(stream);
+	fake_pop(stream);
+	fake_push(stream, intern(pool, "Draw 8"));
+	fake_pop(stream);
+	fake_pop(stream);
+	fake_pop(stream);
 	/* the GPU started Draw 7, after finishing everything before it */
 	fake_gpu_run(&gfx, hung_at, hung_at, map, FAKE_GPU_VA);
 

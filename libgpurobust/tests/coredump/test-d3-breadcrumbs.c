@@ -42,24 +42,22 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct gpurobust_bc_emitter e;
 	struct gpurobust_bc_stream *s;
 	size_t me;
 
 	assert_non_null(f);
 	fake_pool_init(&f->fp, 4096, 0);
 	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX10, .queue = GPUROBUST_BC_QUEUE_GFX };
-	e = fake_ib_emitter(&gfx);
-	assert_int_equal(gpurobust_bc_stream_create(f->fp.pool, GPUROBUST_BC_QUEUE_GFX, "main",
-						    &e, &s), 0);
-	gpurobust_bc_stream_begin(s);
-	gpurobust_bc_push(s, intern(f->fp.pool, "Frame"));
-	gpurobust_bc_push(s, intern(f->fp.pool, "Shadows"));
-	gpurobust_bc_push(s, intern(f->fp.pool, "Draw 12"));
+	assert_int_equal(fake_stream_create(f->fp.pool, GPUROBUST_BC_QUEUE_GFX, "main",
+						    &gfx, &s), 0);
+	fake_begin(s);
+	fake_push(s, intern(f->fp.pool, "Frame"));
+	fake_push(s, intern(f->fp.pool, "Shadows"));
+	fake_push(s, intern(f->fp.pool, "Draw 12"));
 	me = fake_ib_mark(&gfx);
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
-	gpurobust_bc_pop(s);
+	fake_pop(s);
+	fake_pop(s);
+	fake_pop(s);
 	/* the GPU started Draw 12 and finished nothing */
 	fake_gpu_run(&gfx, me, 2, f->fp.map, FAKE_GPU_VA);
 	assert_int_equal(gpurobust_bc_pool_meta(f->fp.pool, &f->meta), 0);
@@ -160,7 +158,6 @@ static bool mirrored_dump(const char *const names[3], const char *label, char *p
 	};
 	struct gpurobust_bc_pool *pool;
 	struct gpurobust_bc_stream *s;
-	struct gpurobust_bc_emitter e;
 	struct textbuf dump = { 0 };
 	uint8_t *map = calloc(1, 4096);
 	size_t me, len = 0;
@@ -176,15 +173,14 @@ static bool mirrored_dump(const char *const names[3], const char *label, char *p
 	cfg.cpu_map = map;
 	assert_int_equal(gpurobust_bc_pool_create(&cfg, &pool), 0);
 	gfx = (struct fake_ib){ .level = GPUROBUST_BC_GFX11, .queue = GPUROBUST_BC_QUEUE_GFX };
-	e = fake_ib_emitter(&gfx);
-	assert_int_equal(gpurobust_bc_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, label, &e, &s),
+	assert_int_equal(fake_stream_create(pool, GPUROBUST_BC_QUEUE_GFX, label, &gfx, &s),
 			 0);
-	gpurobust_bc_stream_begin(s);
+	fake_begin(s);
 	for (int i = 0; i < 3; i++)
-		gpurobust_bc_push(s, intern(pool, names[i]));
+		fake_push(s, intern(pool, names[i]));
 	me = fake_ib_mark(&gfx);
 	for (int i = 0; i < 3; i++)
-		gpurobust_bc_pop(s);
+		fake_pop(s);
 	fake_gpu_run(&gfx, me, 2, map, FAKE_GPU_VA);
 
 	tb_printf(&dump, "%s", fixture);

@@ -48,7 +48,7 @@
  *
  *   slice  +0  u32 tag, +4 scopes pushed, +8 scopes dropped,
  *          +12 push sequence of the scope open at the first drop (0 = none),
- *          +16 queue, +20 label's name id, +24 the emitter's first failure
+ *          +16 queue, +20 label's name id, +24 the driver's first failed write
  *              (a negative errno; 0: none), +28 reserved, 0
  *          +32 slots: u32 push sequence, name id, parent's push sequence
  *              (0 = root), pop sequence (0 = open); scope k in slot
@@ -67,7 +67,7 @@
 #define BC_SLICE_QUEUE 16u
 #define BC_SLICE_LABEL 20u
 #define BC_SLICE_WRITE_ERROR 24u
-/* Why a stream whose emitter failed is reported invalid. */
+/* Why a stream whose driver could not emit a write is reported invalid. */
 #define BC_WRITE_FAILED_REASON "the driver could not emit a breadcrumb write"
 
 #define BC_SLOT_PUSH 0u
@@ -91,6 +91,15 @@ struct bc_scope {
 	uint32_t pop_seq;
 	uint32_t parent;
 };
+
+/* A live stream keeps a scope's name and parent apart from its pop
+ * sequence: push then stores two words and pop one, each at an address one
+ * instruction forms from the index (8- and 4-byte elements). */
+struct bc_link {
+	uint32_t name;
+	uint32_t parent;
+};
+#define BC_LIVE_SCOPE_BYTES (sizeof(struct bc_link) + sizeof(uint32_t))
 
 struct bc_meta_stream {
 	uint32_t record;
@@ -120,7 +129,9 @@ struct gpurobust_bc_meta {
 struct gpurobust_bc_stream {
 	/* Hot fields first: push and pop touch only this cache line and the
 	 * scope array. */
-	struct bc_scope *scopes;
+	struct bc_link *links;
+	/* Set by pop; an open scope's is stale (meta_copy_stream()). */
+	uint32_t *pop_seqs;
 	uint32_t count;
 	/* Pushes below this index take the fast path: the capacity, or 0 once
 	 * a scope was dropped. One compare then covers both cases. */
@@ -132,10 +143,6 @@ struct gpurobust_bc_stream {
 	uint32_t current;
 	uint32_t pop_count;
 	uint32_t overflow_depth;	/* open scopes that were dropped */
-	/* The emitter's write(), or a no-op after it failed (write_error). */
-	int (*write)(void *ctx, uint64_t gpu_va, uint32_t value,
-		     enum gpurobust_bc_write_mode mode);
-	void *write_ctx;
 	uint64_t in_va, out_va;
 	uint8_t *mirror;		/* this record's slice, or NULL */
 	uint8_t *mirror_slots;		/* its ring of slots, or NULL */
@@ -148,8 +155,6 @@ struct gpurobust_bc_stream {
 	uint32_t dropped;
 	uint32_t overflow_parent;
 	uint32_t recorded_current;	/* current, while dropped scopes are open */
-	int (*emitter_write)(void *ctx, uint64_t gpu_va, uint32_t value,
-			     enum gpurobust_bc_write_mode mode);
 	int write_error;
 	uint32_t unbalanced_pops;
 	uint32_t record;

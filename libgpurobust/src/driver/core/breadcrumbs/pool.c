@@ -288,7 +288,6 @@ static uint8_t *record_ptr(struct gpurobust_bc_pool *pool, uint32_t record)
 GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 						enum gpurobust_bc_queue queue,
 						const char *label,
-						const struct gpurobust_bc_emitter *emitter,
 						struct gpurobust_bc_stream **stream_out)
 {
 	struct gpurobust_bc_stream *s;
@@ -298,7 +297,7 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 	if (!stream_out)
 		return -EINVAL;
 	*stream_out = NULL;
-	if (!pool || !emitter || !emitter->write || queue > GPUROBUST_BC_QUEUE_SDMA)
+	if (!pool || !stream_out || queue > GPUROBUST_BC_QUEUE_SDMA)
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -331,9 +330,6 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 	record_va = pool->gpu_va + BC_HEADER_SIZE + (uint64_t)s->record * BC_RECORD_SIZE;
 	s->in_va = record_va + BC_RECORD_IN;
 	s->out_va = record_va + BC_RECORD_OUT;
-	s->write = emitter->write;
-	s->emitter_write = emitter->write;
-	s->write_ctx = emitter->ctx;
 	s->queue = queue;
 	s->pool = pool;
 	s->limit = pool->max_scopes;
@@ -370,34 +366,28 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_destroy(struct gpurobust_bc_stream *s)
 	if (s->next)
 		s->next->prev = s->prev;
 	pthread_mutex_unlock(&pool->lock);
-	free(s->scopes);
+	free(s->links);
+	free(s->pop_seqs);
 	free(s->label);
 	free(s);
 }
 
-static int skip_write(void *ctx, uint64_t gpu_va, uint32_t value,
-		      enum gpurobust_bc_write_mode mode)
+GPUROBUST_EXPORT void gpurobust_bc_stream_markers(const struct gpurobust_bc_stream *s,
+						   uint64_t *in_va, uint64_t *out_va)
 {
-	return 0;
+	*in_va = s->in_va;
+	*out_va = s->out_va;
 }
 
 /* The driver's command buffer is broken now, so a report of this recording
- * would misplace its scopes: emit nothing more, and say why. */
-static __attribute__((noinline)) void write_failed(struct gpurobust_bc_stream *s, int err)
+ * would misplace its scopes: say why. Only the first failure is kept. */
+GPUROBUST_EXPORT void gpurobust_bc_stream_write_failed(struct gpurobust_bc_stream *s, int err)
 {
+	if (s->write_error)
+		return;
 	s->write_error = err < 0 ? err : -EIO;
-	s->write = skip_write;
 	if (s->mirror)
 		bc_write_le32(s->mirror + BC_SLICE_WRITE_ERROR, (uint32_t)s->write_error);
-}
-
-static inline void emit(struct gpurobust_bc_stream *s, uint64_t va, uint32_t value,
-			enum gpurobust_bc_write_mode mode)
-{
-	int r = s->write(s->write_ctx, va, value, mode);
-
-	if (__builtin_expect(r != 0, 0))
-		write_failed(s, r);
 }
 
 GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
@@ -419,7 +409,6 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 	s->dropped = 0;
 	s->overflow_parent = GPUROBUST_BC_NONE;
 	s->unbalanced_pops = 0;
-	s->write = s->emitter_write;
 	s->write_error = 0;
 	bc_write_le32(rec + BC_RECORD_TAG, s->tag);
 	bc_write_le32(rec + BC_RECORD_IN, 0);
@@ -432,53 +421,64 @@ GPUROBUST_EXPORT void gpurobust_bc_stream_begin(struct gpurobust_bc_stream *s)
 		bc_write_le32(s->mirror + BC_SLICE_OVERFLOW_PARENT, 0);
 		bc_write_le32(s->mirror + BC_SLICE_WRITE_ERROR, 0);
 	}
-	/* The CPU zeroing above covers the first submission; the GPU preamble
-	 * covers every resubmission of the same recording. */
-	emit(s, s->in_va, 0, GPUROBUST_BC_WRITE_RESET);
-	emit(s, s->out_va, 0, GPUROBUST_BC_WRITE_RESET);
 }
 
 static bool stream_grow(struct gpurobust_bc_stream *s)
 {
 	uint32_t cap;
-	struct bc_scope *scopes;
+	struct bc_link *links;
+	uint32_t *pop_seqs;
 
 	if (s->capacity >= s->limit)
 		return false;
 	cap = s->capacity ? s->capacity * 2 : BC_INITIAL_SCOPES;
 	if (cap > s->limit || cap < s->capacity)
 		cap = s->limit;
-	scopes = realloc(s->scopes, sizeof(*scopes) * cap);
-	if (!scopes)
+	links = realloc(s->links, sizeof(*links) * cap);
+	if (!links)
 		return false;
-	s->scopes = scopes;
+	s->links = links;
+	pop_seqs = realloc(s->pop_seqs, sizeof(*pop_seqs) * cap);
+	if (!pop_seqs)
+		return false;
+	s->pop_seqs = pop_seqs;
 	s->capacity = cap;
 	s->ready = cap;
 	return true;
 }
 
-static inline void record_push(struct gpurobust_bc_stream *s, uint32_t index, uint32_t name_id)
+/* The mirror's half of a push, out of line and jumped to last, so that a
+ * stream without a mirror pays one compare for it. Returns seq. */
+static __attribute__((noinline)) uint32_t mirror_push(struct gpurobust_bc_stream *s,
+						      size_t index, uint32_t name_id,
+						      uint32_t parent, uint32_t seq)
 {
-	struct bc_scope *scope = &s->scopes[index];
+	uint8_t *slot = s->mirror_slots + (index & s->mirror_mask) * BC_SLOT_SIZE;
+
+	s->mirror_floor = (int64_t)index - s->mirror_mask;
+	bc_write_le32(slot + BC_SLOT_PUSH, seq);
+	bc_write_le32(slot + BC_SLOT_NAME, name_id);
+	/* The parent, and a pop sequence of 0 (open), in one store. */
+	bc_write_le64(slot + BC_SLOT_PARENT, (uint64_t)parent + 1);
+	bc_write_le32(s->mirror + BC_SLICE_COUNT, seq);
+	return seq;
+}
+
+static inline uint32_t record_push(struct gpurobust_bc_stream *s, size_t index, uint32_t name_id)
+{
+	struct bc_link *link = &s->links[index];
 	uint32_t parent = s->current;
+	uint32_t seq = (uint32_t)index + 1;
 
-	scope->name = name_id;
-	scope->parent = parent;
-	scope->pop_seq = 0;
-	s->current = index;
-	s->count = index + 1;
-	if (s->mirror_slots) {
-		uint8_t *slice = s->mirror;
-		uint8_t *slot = s->mirror_slots + (size_t)(index & s->mirror_mask) * BC_SLOT_SIZE;
-
-		s->mirror_floor = (int64_t)index - s->mirror_mask;
-		bc_write_le32(slot + BC_SLOT_PUSH, index + 1);
-		bc_write_le32(slot + BC_SLOT_NAME, name_id);
-		/* The parent, and a pop sequence of 0 (open), in one store. */
-		bc_write_le64(slot + BC_SLOT_PARENT, (uint64_t)parent + 1);
-		bc_write_le32(slice + BC_SLICE_COUNT, index + 1);
-	}
-	emit(s, s->in_va, index + 1, GPUROBUST_BC_WRITE_IN);
+	/* Two plain stores: GCC's SLP vectorizer would pack them through a
+	 * vector register, three instructions more. */
+	__atomic_store_n(&link->name, name_id, __ATOMIC_RELAXED);
+	__atomic_store_n(&link->parent, parent, __ATOMIC_RELAXED);
+	s->current = (uint32_t)index;
+	s->count = seq;
+	if (__builtin_expect(s->mirror_slots != NULL, 0))
+		return mirror_push(s, index, name_id, parent, seq);
+	return seq;
 }
 
 /* Out of line, so that the fast path needs no stack frame: growing the scope
@@ -490,12 +490,11 @@ static inline void record_push(struct gpurobust_bc_stream *s, uint32_t index, ui
  * scope the GPU got and how much of it finished. That is what tells two
  * hangs apart once a recording was cut. Once a stream has dropped a scope it
  * records no more, so that push sequence numbers stay in push order. */
-static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, uint32_t name_id)
+static __attribute__((noinline)) uint32_t push_slow(struct gpurobust_bc_stream *s,
+						    uint32_t name_id)
 {
-	if (!s->dropped && stream_grow(s)) {
-		record_push(s, s->count, name_id);
-		return;
-	}
+	if (!s->dropped && stream_grow(s))
+		return record_push(s, s->count, name_id);
 	if (!s->dropped)
 		s->overflow_parent = s->current;
 	if (!s->overflow_depth) {
@@ -509,59 +508,59 @@ static __attribute__((noinline)) void push_slow(struct gpurobust_bc_stream *s, u
 	}
 	s->overflow_depth++;
 	s->ready = 0;
-	emit(s, s->in_va, s->count + s->dropped, GPUROBUST_BC_WRITE_IN);
+	return s->count + s->dropped;
 }
 
-GPUROBUST_EXPORT void gpurobust_bc_push(struct gpurobust_bc_stream *s, uint32_t name_id)
+GPUROBUST_EXPORT uint32_t gpurobust_bc_push(struct gpurobust_bc_stream *s, uint32_t name_id)
 {
-	uint32_t index = s->count;
+	size_t index = s->count;
 
-	if (__builtin_expect(index >= s->ready, 0)) {
-		push_slow(s, name_id);
-		return;
-	}
-	record_push(s, index, name_id);
+	if (__builtin_expect(index >= s->ready, 0))
+		return push_slow(s, name_id);
+	return record_push(s, index, name_id);
 }
 
-static __attribute__((noinline)) void pop_slow(struct gpurobust_bc_stream *s)
+static __attribute__((noinline)) uint32_t pop_slow(struct gpurobust_bc_stream *s)
 {
 	if (!s->overflow_depth) {
 		s->unbalanced_pops++;
-		return;
+		return 0;
 	}
 	if (!--s->overflow_depth)
 		s->current = s->recorded_current;
-	emit(s, s->out_va, ++s->pop_count, GPUROBUST_BC_WRITE_OUT);
+	return ++s->pop_count;
 }
 
-GPUROBUST_EXPORT void gpurobust_bc_pop(struct gpurobust_bc_stream *s)
+GPUROBUST_EXPORT uint32_t gpurobust_bc_pop(struct gpurobust_bc_stream *s)
 {
-	struct bc_scope *scope;
+	size_t index = s->current;
 	uint32_t seq;
 
-	if (__builtin_expect(s->current >= BC_CURRENT_DROPPED, 0)) {
-		pop_slow(s);
-		return;
-	}
-	scope = &s->scopes[s->current];
+	if (__builtin_expect(index >= BC_CURRENT_DROPPED, 0))
+		return pop_slow(s);
 	seq = ++s->pop_count;
-	scope->pop_seq = seq;
+	s->pop_seqs[index] = seq;
+	s->current = s->links[index].parent;
 	/* Only while the scope is still in the ring: its slot may hold a newer
 	 * scope by now. */
-	if ((int64_t)s->current >= s->mirror_floor)
-		bc_write_le32(s->mirror_slots + BC_SLOT_POP +
-			      (size_t)(s->current & s->mirror_mask) * BC_SLOT_SIZE, seq);
-	s->current = scope->parent;
-	emit(s, s->out_va, seq, GPUROBUST_BC_WRITE_OUT);
+	if (__builtin_expect((int64_t)index >= s->mirror_floor, 0))
+		bc_write_le32(s->mirror_slots + BC_SLOT_POP + (index & s->mirror_mask) * BC_SLOT_SIZE,
+			      seq);
+	return seq;
+}
+
+/* The innermost open scope that was recorded, or NONE. */
+static uint32_t innermost_recorded(const struct gpurobust_bc_stream *s)
+{
+	return s->overflow_depth ? s->recorded_current : s->current;
 }
 
 GPUROBUST_EXPORT void gpurobust_bc_stream_stats(const struct gpurobust_bc_stream *s,
 						struct gpurobust_bc_stream_stats *stats)
 {
 	uint32_t depth = s->overflow_depth;
-	uint32_t innermost = s->overflow_depth ? s->recorded_current : s->current;
 
-	for (uint32_t i = innermost; i != GPUROBUST_BC_NONE; i = s->scopes[i].parent)
+	for (uint32_t i = innermost_recorded(s); i != GPUROBUST_BC_NONE; i = s->links[i].parent)
 		depth++;
 	stats->scopes = s->count;
 	stats->depth = depth;
@@ -603,7 +602,16 @@ static int meta_copy_stream(struct bc_meta_stream *dst, const struct gpurobust_b
 	dst->scopes = malloc(sizeof(*dst->scopes) * (s->count ? s->count : 1));
 	if (!dst->label || !dst->scopes)
 		return -ENOMEM;
-	memcpy(dst->scopes, s->scopes, sizeof(*dst->scopes) * s->count);
+	for (uint32_t i = 0; i < s->count; i++) {
+		dst->scopes[i].name = s->links[i].name;
+		dst->scopes[i].parent = s->links[i].parent;
+		dst->scopes[i].pop_seq = s->pop_seqs[i];
+	}
+	/* Push leaves a scope's pop sequence alone, so an open scope may hold
+	 * one from an earlier recording or none at all. Every scope off the
+	 * open chain was popped in this recording, as pops are LIFO. */
+	for (uint32_t i = innermost_recorded(s); i != GPUROBUST_BC_NONE; i = s->links[i].parent)
+		dst->scopes[i].pop_seq = 0;
 	return 0;
 }
 
