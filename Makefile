@@ -16,9 +16,9 @@ BUILD ?= $(TOP)/build
 RESULTS ?= $(BUILD)/results
 PREFIX ?= /usr/local
 LIBBUILD := $(BUILD)/lib
-TIERS := lib kernel kernel72 igt
+TIERS := lib kernel kernel72 igt mesa
 
-.PHONY: all deps lib demo check lib-check kernel-check kernel72-check igt-check install clean
+.PHONY: all deps lib demo check lib-check kernel-check kernel72-check igt-check mesa-check install clean
 
 all: lib
 
@@ -53,12 +53,17 @@ igt-check: deps
 	@mkdir -p $(RESULTS)
 	@$(TOP)/igt-tests/check.sh $(RESULTS)
 
+mesa-check: deps
+	@mkdir -p $(RESULTS)
+	@$(TOP)/libgpurobust/integration/mesa/stock/check.sh $(RESULTS)
+
 check: deps
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	-@$(MAKE) --no-print-directory lib-check
 	-@$(MAKE) --no-print-directory kernel-check
 	-@$(MAKE) --no-print-directory kernel72-check
 	-@$(MAKE) --no-print-directory igt-check
+	-@$(MAKE) --no-print-directory mesa-check
 	@$(TOP)/scripts/summarize.sh $(RESULTS) $(TIERS)
 
 clean:

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Copyright © 2026 The gpurobust authors
+/*
+ * An ioctl-level interposer over Mesa's amdgpu drm-shim, for measuring what
+ * stock RADV and radeonsi answer when the kernel reports a reset. Preload it
+ * before libamdgpu_noop_drm_shim.so: it answers the amdgpu ioctls a reset
+ * changes, as the kernel would, and hands every other ioctl to the shim.
+ * Nothing of the drivers is replaced; they run as Debian ships them.
+ *
+ * Scripted by the environment (all optional; unset means "no reset"):
+ *   GRB_CS_ERRNO=-125     DRM_AMDGPU_CS fails with this errno ...
+ *   GRB_CS_FAIL_AFTER=N   ... after N submissions that succeed (default 0).
+ *                         Each DRM_AMDGPU_CS ioctl counts once.
+ *   GRB_QUERY2=0x5        the flags QUERY_STATE2 answers ...
+ *   GRB_QUERY2_ALWAYS=1   ... from the start; otherwise only once a CS
+ *                         failed, as the kernel learns of a reset then.
+ *   GRB_WAIT_ERRNO=-125   the fence error DRM_AMDGPU_WAIT_CS and
+ *                         DRM_AMDGPU_WAIT_FENCES return (the kernel reports
+ *                         fence->error there; syncobj waits never do).
+ *   GRB_VRAM_LOST=1       AMDGPU_INFO_VRAM_LOST_COUNTER goes from 0 to 1
+ *                         with the reset.
+ *   GRB_KMS_MINOR=N       the DRM minor DRM_IOCTL_VERSION reports.
+ * Every ioctl it answered is counted on stderr at exit ("interposer: ...").
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include <drm.h>
+#include <amdgpu_drm.h>
+
+static int (*next_ioctl)(int fd, unsigned long request, ...);
+static unsigned int cs_seen, cs_failed, query2_seen, waits_failed;
+static bool reset_seen;
+
+static long env_long(const char *name, long fallback)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtol(v, NULL, 0) : fallback;
+}
+
+static void report(void)
+{
+	fprintf(stderr, "interposer: %u CS, %u failed, %u QUERY_STATE2, %u failed waits\n",
+		cs_seen, cs_failed, query2_seen, waits_failed);
+}
+
+__attribute__((constructor)) static void init(void)
+{
+	next_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	if (!next_ioctl) {
+		fprintf(stderr, "interposer: no next ioctl(): preload the drm-shim after it\n");
+		abort();
+	}
+	atexit(report);
+}
+
+static bool reset_visible(void)
+{
+	return env_long("GRB_QUERY2_ALWAYS", 0) || reset_seen;
+}
+
+/* Returns true when it answered the ioctl itself, with *ret. */
+static bool answer(unsigned long request, void *arg, int *ret)
+{
+	long cs_errno = env_long("GRB_CS_ERRNO", 0);
+	long wait_errno = env_long("GRB_WAIT_ERRNO", 0);
+
+	switch (request) {
+	case DRM_IOCTL_AMDGPU_CS:
+		cs_seen++;
+		if (!cs_errno || cs_seen <= (unsigned long)env_long("GRB_CS_FAIL_AFTER", 0))
+			return false;
+		cs_failed++;
+		reset_seen = true;
+		errno = (int)-cs_errno;
+		*ret = -1;
+		return true;
+	case DRM_IOCTL_AMDGPU_CTX: {
+		union drm_amdgpu_ctx *ctx = arg;
+
+		if (ctx->in.op == AMDGPU_CTX_OP_ALLOC_CTX) {
+			static uint32_t next_id = 1;
+
+			memset(&ctx->out, 0, sizeof(ctx->out));
+			ctx->out.alloc.ctx_id = next_id++;
+			*ret = 0;
+			return true;
+		}
+		if (ctx->in.op == AMDGPU_CTX_OP_QUERY_STATE2) {
+			query2_seen++;
+			memset(&ctx->out, 0, sizeof(ctx->out));
+			if (reset_visible())
+				ctx->out.state.flags = (uint64_t)env_long("GRB_QUERY2", 0);
+			*ret = 0;
+			return true;
+		}
+		if (ctx->in.op == AMDGPU_CTX_OP_QUERY_STATE) {
+			memset(&ctx->out, 0, sizeof(ctx->out));
+			*ret = 0;
+			return true;
+		}
+		return false;
+	}
+	case DRM_IOCTL_AMDGPU_WAIT_CS:
+	case DRM_IOCTL_AMDGPU_WAIT_FENCES:
+		if (!wait_errno || !(reset_visible() || env_long("GRB_WAIT_ALWAYS", 0)))
+			return false;
+		waits_failed++;
+		errno = (int)-wait_errno;
+		*ret = -1;
+		return true;
+	case DRM_IOCTL_AMDGPU_INFO: {
+		struct drm_amdgpu_info *info = arg;
+
+		if (info->query != AMDGPU_INFO_VRAM_LOST_COUNTER)
+			return false;
+		*(uint32_t *)(uintptr_t)info->return_pointer =
+			env_long("GRB_VRAM_LOST", 0) && reset_seen;
+		*ret = 0;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+int ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+	int ret;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (answer(request, arg, &ret))
+		return ret;
+	ret = next_ioctl(fd, request, arg);
+	if (ret == 0 && request == DRM_IOCTL_VERSION && env_long("GRB_KMS_MINOR", 0))
+		((struct drm_version *)arg)->version_minor = (int)env_long("GRB_KMS_MINOR", 0);
+	return ret;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
+# Stock Mesa's answers to kernel resets: Debian sid's RADV and radeonsi, as
+# shipped, on Mesa's amdgpu drm-shim under reset-interposer.c, in every
+# scenario of ./scenarios. Prints one line per scenario and API:
+#   <scenario> vk: <submit 1> <wait 1> <submit 2> <wait 2>
+#   <scenario> gl-lose: <status 1> <status 2>
+#   <scenario> gl-none: <status 1> <status 2>
+# each followed by "abort" or "exit N" when the program did not return 0
+# (device-lost.c; gl-reset-probe.c with LOSE_CONTEXT_ON_RESET and
+# NO_RESET_NOTIFICATION), then the driver messages under "# ".
+#
+# usage: run-stock.sh SID_ROOT
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=${1:?usage: run-stock.sh SID_ROOT}
+work=$(mktemp -d "$root/tmp/gpurobust-stock.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+in_root=${work#"$root"}
+cp "$here/reset-interposer.c" "$here/gl-reset-probe.c" "$here/../device-lost.c" "$work/"
+chroot "$root" sh -ec "cd $in_root
+	cc -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -I/usr/include/libdrm \
+		-o reset-interposer.so reset-interposer.c -ldl
+	cc -std=gnu11 -Wall -Wextra -Werror -o gl-reset-probe gl-reset-probe.c -lEGL -lGLESv2
+	cc -std=c11 -Wall -Wextra -Werror -o device-lost device-lost.c -lvulkan"
+
+# run SETTINGS PROGRAM ARGS...: one program on the shim, in the root.
+run() {
+	settings=$1
+	program=$2
+	shift 2
+	# shellcheck disable=SC2086 # the settings are words
+	chroot "$root" env -i PATH=/usr/bin:/bin HOME=/tmp $settings \
+		LD_PRELOAD="$in_root/reset-interposer.so:libamdgpu_noop_drm_shim.so" \
+		VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/radeon_icd.json \
+		MESA_VK_ABORT_ON_DEVICE_LOSS=0 MESA_SHADER_CACHE_DISABLE=1 \
+		"$in_root/$program" "$@" > "$work/out" 2> "$work/err" && rc=0 || rc=$?
+}
+
+# results: the values the program printed, and how it ended unless it
+# returned 0 ("abort" for SIGABRT, which a driver calls on purpose).
+results() {
+	sed -n "s/^$1 [12]: //p" "$work/out" | tr '\n' ' '
+	case $rc in
+	0) ;;
+	134) echo "abort" ;;
+	*) echo "exit $rc" ;;
+	esac
+}
+
+sed 's/#.*//' "$here/scenarios" | awk 'NF' | while read -r name settings; do
+	run "$settings" device-lost
+	echo "$name vk: $(results '\(submit\|wait\)' | sed 's/ $//')"
+	grep -E 'radv|amdgpu|interposer' "$work/err" | grep -v 'amdgpu.ids' | sed "s/^/# $name vk: /" | head -n 3
+	for strategy in lose none; do
+		run "$settings" gl-reset-probe "$strategy"
+		echo "$name gl-$strategy: $(results status | sed 's/ $//')"
+		grep -E 'radeonsi|amdgpu|skip|interposer' "$work/out" "$work/err" | grep -v 'amdgpu.ids\|renderer' |
+			sed "s/^[^:]*:/# $name gl-$strategy: /" | head -n 3
+	done
+done
