@@ -3,9 +3,12 @@
 /*
  * The smallest Vulkan program that meets a reset: one device, an empty
  * command buffer submitted twice, each followed by vkWaitForFences. It
- * prints one line per call, "submit N: VK_..." and "wait N: VK_...", and
- * exits 0 when it could run at all, so that run-drm-shim.sh compares the
- * results with what each scenario expects.
+ * prints one line per call, "submit N: VK_..." and "wait N: VK_...", then,
+ * when the device was lost and has VK_EXT_device_fault, what
+ * vkGetDeviceFaultInfoEXT() says: "fault: <description>" and one
+ * "fault vendor: <description> (code C, data D)" per vendor entry. It exits
+ * 0 when it could run at all, so that the runner compares the results with
+ * what each scenario expects.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +27,49 @@ static const char *result_name(VkResult r)
 	}
 }
 
+/* Whether the device offers VK_EXT_device_fault. */
+static int has_device_fault(VkPhysicalDevice physical)
+{
+	VkExtensionProperties ext[512];
+	uint32_t n = 512;
+
+	if (vkEnumerateDeviceExtensionProperties(physical, NULL, &n, ext) < 0)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(ext[i].extensionName, VK_EXT_DEVICE_FAULT_EXTENSION_NAME))
+			return 1;
+	return 0;
+}
+
+static void print_fault(VkDevice device)
+{
+	PFN_vkGetDeviceFaultInfoEXT get_fault =
+		(PFN_vkGetDeviceFaultInfoEXT)vkGetDeviceProcAddr(device, "vkGetDeviceFaultInfoEXT");
+	VkDeviceFaultCountsEXT counts = { .sType = VK_STRUCTURE_TYPE_DEVICE_FAULT_COUNTS_EXT };
+	VkDeviceFaultAddressInfoEXT addresses[16];
+	VkDeviceFaultVendorInfoEXT vendor[16];
+	VkDeviceFaultInfoEXT info = { .sType = VK_STRUCTURE_TYPE_DEVICE_FAULT_INFO_EXT,
+				      .pAddressInfos = addresses, .pVendorInfos = vendor };
+
+	if (!get_fault || get_fault(device, &counts, NULL) < 0) {
+		printf("fault: vkGetDeviceFaultInfoEXT failed\n");
+		return;
+	}
+	counts.addressInfoCount = counts.addressInfoCount < 16 ? counts.addressInfoCount : 16;
+	counts.vendorInfoCount = counts.vendorInfoCount < 16 ? counts.vendorInfoCount : 16;
+	/* The vendor binary (RADV's hang report) is not read. */
+	counts.vendorBinarySize = 0;
+	if (get_fault(device, &counts, &info) < 0) {
+		printf("fault: vkGetDeviceFaultInfoEXT failed\n");
+		return;
+	}
+	printf("fault: %s\n", info.description[0] ? info.description : "(no description)");
+	for (uint32_t i = 0; i < counts.vendorInfoCount; i++)
+		printf("fault vendor: %s (code %llu, data %llu)\n", vendor[i].description,
+		       (unsigned long long)vendor[i].vendorFaultCode,
+		       (unsigned long long)vendor[i].vendorFaultData);
+}
+
 static int fail(const char *what, VkResult r)
 {
 	fprintf(stderr, "device-lost: %s failed: %s (%d)\n", what, result_name(r), r);
@@ -40,8 +86,13 @@ int main(void)
 	VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 					.queueFamilyIndex = 0, .queueCount = 1,
 					.pQueuePriorities = &priority };
+	VkPhysicalDeviceFaultFeaturesEXT fault_features = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FAULT_FEATURES_EXT, .deviceFault = VK_TRUE,
+	};
+	const char *fault_ext = VK_EXT_DEVICE_FAULT_EXTENSION_NAME;
 	VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 				   .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci };
+	int fault = 0, lost = 0;
 	VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
 					.queueFamilyIndex = 0 };
 	VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
@@ -68,6 +119,12 @@ int main(void)
 		return fail("vkEnumeratePhysicalDevices", r);
 	vkGetPhysicalDeviceProperties(physical, &props);
 	printf("device: %s\n", props.deviceName);
+	if (has_device_fault(physical)) {
+		fault = 1;
+		dci.pNext = &fault_features;
+		dci.enabledExtensionCount = 1;
+		dci.ppEnabledExtensionNames = &fault_ext;
+	}
 	r = vkCreateDevice(physical, &dci, NULL, &device);
 	if (r)
 		return fail("vkCreateDevice", r);
@@ -83,11 +140,16 @@ int main(void)
 				    .commandBufferCount = 1, .pCommandBuffers = &cmd };
 
 		vkResetFences(device, 1, &fence);
-		printf("submit %d: %s\n", i, result_name(vkQueueSubmit(queue, 1, &si, fence)));
-		printf("wait %d: %s\n", i,
-		       result_name(vkWaitForFences(device, 1, &fence, VK_TRUE, 1000000000ull)));
+		r = vkQueueSubmit(queue, 1, &si, fence);
+		lost |= r == VK_ERROR_DEVICE_LOST;
+		printf("submit %d: %s\n", i, result_name(r));
+		r = vkWaitForFences(device, 1, &fence, VK_TRUE, 1000000000ull);
+		lost |= r == VK_ERROR_DEVICE_LOST;
+		printf("wait %d: %s\n", i, result_name(r));
 		fflush(stdout);
 	}
+	if (lost && fault)
+		print_fault(device);
 	vkDestroyFence(device, fence, NULL);
 	vkDestroyCommandPool(device, pool, NULL);
 	vkDestroyDevice(device, NULL);

@@ -3,13 +3,14 @@
 # Copyright © 2026 The gpurobust authors
 # Make (once) the Debian sid root that runs stock Mesa, and print its path.
 #
-# usage: sid-root.sh
+# usage: sid-root.sh [run|build]
 #
-# The root holds the packages sid-packages pins, at their versions, with
-# the checksums there checked against sid's Packages index first, and a
-# compiler and headers for the probes. It is made with mmdebstrap into
-# $GPUROBUST_CACHE (default /var/cache/gpurobust)/sid-mesa-<checksum of
-# sid-packages>, and reused while that file is unchanged. The system's apt
+# "run" (the default) holds the packages sid-packages pins, at their
+# versions, with the checksums there checked against sid's Packages index
+# first, and a compiler and headers for the probes; "build" adds
+# sid-build-packages, what building Mesa main takes. It is made with
+# mmdebstrap into $GPUROBUST_CACHE (default /var/cache/gpurobust)/
+# sid-mesa-<checksum of the lists>, and reused while they are unchanged. The system's apt
 # sources are not touched. Exits 77, saying why on stderr, when sid no
 # longer has a pinned version.
 set -eu
@@ -25,8 +26,14 @@ die() {
 # shellcheck source=../../../../scripts/debian-apt.sh
 . "$top/scripts/debian-apt.sh"
 
-pins=$here/sid-packages
-root=$CACHE_ROOT/sid-mesa-$(sha256sum "$pins" | cut -c1-12)
+case ${1:-run} in
+run) lists=$here/sid-packages ;;
+build) lists="$here/sid-packages $here/sid-build-packages" ;;
+*) die "usage: sid-root.sh [run|build]" ;;
+esac
+# shellcheck disable=SC2086 # the lists are words
+pins=$(cat $lists)
+root=$CACHE_ROOT/sid-mesa-$(echo "$pins" | sha256sum | cut -c1-12)
 if [ -f "$root/.gpurobust-complete" ]; then
 	echo "$root"
 	exit 0
@@ -36,8 +43,8 @@ mkdir -p "$CACHE_ROOT"
 suite_apt update > "$CACHE_ROOT/apt-sid.log" 2>&1 ||
 	die "apt-get update for sid failed: $(tail -n 3 "$CACHE_ROOT/apt-sid.log")"
 includes=""
-pinned=$(sed 's/#.*//' "$pins" | awk 'NF == 3')
-for pkg in $(sed 's/#.*//' "$pins" | awk 'NF == 1'); do
+pinned=$(echo "$pins" | sed 's/#.*//' | awk 'NF == 3')
+for pkg in $(echo "$pins" | sed 's/#.*//' | awk 'NF == 1'); do
 	includes="$includes,$pkg"
 done
 echo "$pinned" | while read -r pkg version sha256; do
@@ -46,11 +53,11 @@ echo "$pinned" | while read -r pkg version sha256; do
 	if [ -z "$got" ]; then
 		now=$(APT=apt-cache suite_apt policy "$pkg" 2>/dev/null |
 			awk '$1 == "Candidate:" { print $2 }')
-		echo "SKIP: Debian sid has moved on: no $pkg $version (it has ${now:-none} now); pin $pins anew" >&2
+		echo "SKIP: Debian sid has moved on: no $pkg $version (it has ${now:-none} now); pin it anew in $here" >&2
 		exit 77
 	fi
 	[ "$got" = "$sha256" ] ||
-		die "$pkg $version in sid has SHA256 $got, not $sha256 as $pins pins"
+		die "$pkg $version in sid has SHA256 $got, not $sha256 as pinned in $here"
 done || exit $?
 for entry in $(echo "$pinned" | awk '{ print $1 "=" $2 }'); do
 	includes="$includes,$entry"
