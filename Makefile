@@ -55,7 +55,7 @@ igt-check: deps
 
 mesa-check: deps
 	@mkdir -p $(RESULTS)
-	@$(TOP)/libgpurobust/integration/mesa/stock/check.sh $(RESULTS)
+	@$(TOP)/libgpurobust/integration/mesa/check.sh $(RESULTS)
 
 check: deps
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)

@@ -8,8 +8,8 @@
 #
 # MESA_TREE must contain upstream main's d8e524cd6bb (26.0.0-devel), the
 # series' base. A tree at that commit, or on a branch of it, gets the
-# series with git am; a tree whose HEAD already carries the series (the
-# cover letter's last subject) is built as it is. The build goes to
+# series with git am; a tree that carries the series already (the first
+# patch's subject since the base) is built as it is. The build goes to
 # /build/NAME (default mesa-gpurobust) inside the root that
 # `../stock/sid-root.sh build` prints, where run-main.sh runs it. Ends with
 # the number of compiler warnings in the files the series touches.
@@ -26,8 +26,10 @@ die() {
 
 git -C "$tree" merge-base --is-ancestor "$base" HEAD 2>/dev/null ||
 	die "$tree does not contain Mesa main's $base, the series' base"
-last=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$here"/patches/0*-*.patch | tail -n 1)
-if [ "$(git -C "$tree" log -1 --format=%s)" != "$last" ]; then
+set -- "$here"/patches/0001-*.patch
+first=$(git mailinfo /dev/null /dev/null < "$1" | sed -n 's/^Subject: //p')
+[ -n "$first" ] || die "no first patch in $here/patches"
+if ! git -C "$tree" log --format=%s "$base..HEAD" | grep -qxF "$first"; then
 	git -C "$tree" am -q "$here"/patches/0[0-9][0-9][1-9]-*.patch ||
 		die "git am failed; the tree is left mid-am (git -C $tree am --abort)"
 fi
@@ -36,7 +38,9 @@ root=$("$here/../stock/sid-root.sh" build)
 mkdir -p "$root/src/mesa" "$root/build"
 mount --bind "$tree" "$root/src/mesa"
 trap 'umount "$root/src/mesa"' EXIT
-options="-Dbuildtype=debugoptimized -Dvulkan-drivers=amd -Dgallium-drivers=radeonsi
+# Asserts off, as Debian builds Mesa: the drm-shim never writes user fences,
+# which amdgpu_fence_wait() asserts on.
+options="-Dbuildtype=debugoptimized -Db_ndebug=true -Dvulkan-drivers=amd -Dgallium-drivers=radeonsi
 	-Dllvm=disabled -Damd-use-llvm=false -Dplatforms= -Dglx=disabled -Degl=enabled
 	-Dgbm=enabled -Dglvnd=enabled -Dgles1=disabled -Dgles2=enabled -Dtools=drm-shim
 	-Dvideo-codecs= -Dbuild-tests=true -Dvalgrind=disabled -Dlibunwind=disabled"
@@ -48,11 +52,20 @@ chroot "$root" sh -ec "
 	nice -n ${NICE:-19} ninja -C /build/$name -j ${JOBS:-2} > /build/$name.log 2>&1 ||
 		{ tail -n 30 /build/$name.log; exit 1; }
 	tail -n 1 /build/$name.log"
+# Warnings in the files the series touches, and of those the ones on lines
+# it wrote (git blame of base..HEAD; older lines are the base's own).
 files=$(git -C "$tree" diff --name-only "$base" HEAD -- '*.c' '*.cpp' '*.h' |
 	grep -v '^src/freedreno\|^src/gallium/targets/teflon\|^src/intel' || true)
-warnings=0
+touched=0
+new=0
 for f in $files; do
-	n=$(grep -c "^\.\./\.\./src/mesa/$f:[0-9]*:[0-9]*: warning" "$root/build/$name.log" || true)
-	warnings=$((warnings + n))
+	for at in $(sed -n "s|^\.\./\.\./src/mesa/$f:\([0-9]*\):[0-9]*: warning.*|\1|p" \
+		"$root/build/$name.log" | sort -un); do
+		touched=$((touched + 1))
+		if git -C "$tree" blame -s -L "$at,$at" "$base..HEAD" -- "$f" | grep -qv '^\^'; then
+			new=$((new + 1))
+			echo "build-mesa-main: new warning: $f:$at"
+		fi
+	done
 done
-echo "build-mesa-main: built /build/$name in $root; $warnings compiler warnings in the $(echo "$files" | wc -w) files the series touches"
+echo "build-mesa-main: built /build/$name in $root; warnings in the $(echo "$files" | wc -w) files the series touches: $touched, on lines it wrote: $new"

@@ -19,6 +19,8 @@
  *                         fence->error there; syncobj waits never do).
  *   GRB_VRAM_LOST=1       AMDGPU_INFO_VRAM_LOST_COUNTER goes from 0 to 1
  *                         with the reset.
+ * AMDGPU_INFO_GPUVM_FAULT always answers "no fault", as the kernel does
+ * when none happened (the shim has no answer for it).
  *   GRB_KMS_MINOR=N       the DRM minor DRM_IOCTL_VERSION reports.
  * Every ioctl it answered is counted on stderr at exit ("interposer: ...").
  */
@@ -120,11 +122,18 @@ static bool answer(unsigned long request, void *arg, int *ret)
 		return true;
 	case DRM_IOCTL_AMDGPU_INFO: {
 		struct drm_amdgpu_info *info = arg;
+		void *out = (void *)(uintptr_t)info->return_pointer;
 
-		if (info->query != AMDGPU_INFO_VRAM_LOST_COUNTER)
+		if (info->query == AMDGPU_INFO_VRAM_LOST_COUNTER) {
+			*(uint32_t *)out = env_long("GRB_VRAM_LOST", 0) && reset_seen;
+		} else if (info->query == AMDGPU_INFO_GPUVM_FAULT) {
+			/* No VM fault: the scenarios are resets, not faults.
+			 * The shim has no answer for this query. */
+			memset(out, 0, info->return_size < sizeof(struct drm_amdgpu_info_gpuvm_fault) ?
+				       info->return_size : sizeof(struct drm_amdgpu_info_gpuvm_fault));
+		} else {
 			return false;
-		*(uint32_t *)(uintptr_t)info->return_pointer =
-			env_long("GRB_VRAM_LOST", 0) && reset_seen;
+		}
 		*ret = 0;
 		return true;
 	}

@@ -41,13 +41,15 @@ chroot "$root" sh -ec "cd $in_root
 	cc -std=gnu11 -Wall -Wextra -Werror -o gl-reset-probe gl-reset-probe.c -lEGL -lGLESv2
 	cc -std=c11 -Wall -Wextra -Werror -o device-lost device-lost.c -lvulkan"
 
-# run SETTINGS PROGRAM ARGS...: one program on the shim, in the root.
+# run SETTINGS PROGRAM ARGS...: one program on the shim, in the root. The
+# kernel is Linux 7.2's amdgpu, KMS 3.64, unless the scenario says
+# otherwise: the shims of different Mesa versions report different ones.
 run() {
 	settings=$1
 	program=$2
 	shift 2
 	# shellcheck disable=SC2086 # the settings and drivers are words
-	chroot "$root" env -i PATH=/usr/bin:/bin HOME=/tmp $settings $drivers \
+	chroot "$root" env -i PATH=/usr/bin:/bin HOME=/tmp GRB_KMS_MINOR=64 $settings $drivers \
 		LD_PRELOAD="$in_root/reset-interposer.so:$shim" \
 		MESA_VK_ABORT_ON_DEVICE_LOSS=0 MESA_SHADER_CACHE_DISABLE=1 \
 		"$in_root/$program" "$@" > "$work/out" 2> "$work/err" && rc=0 || rc=$?

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Copyright © 2026 The gpurobust authors
+# Run the scenarios of ../stock on the Mesa build build-mesa-main.sh made,
+# and compare every answer with main-series.expected (TAP).
+#
+# usage: run-main.sh [NAME]   (the build's name, default mesa-gpurobust)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+name=${1:-mesa-gpurobust}
+root=$("$here/../stock/sid-root.sh" build) || exit 1
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$here/../stock/run-stock.sh" "$root" "/build/$name" > "$out" 2>&1 || {
+	cat "$out"
+	exit 1
+}
+want=$(grep -v '^#' "$here/main-series.expected")
+got=$(grep -v '^#' "$out")
+n=0
+failed=0
+echo "1..$(printf '%s\n' "$want" | wc -l)"
+while IFS= read -r line; do
+	n=$((n + 1))
+	if printf '%s\n' "$got" | grep -qxF "$line"; then
+		echo "ok $n - $line"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $line"
+		echo "# got: $(printf '%s\n' "$got" | grep -F "${line%%: *}:" || echo nothing)"
+	fi
+done <<END
+$want
+END
+grep '^#' "$out" | grep -v interposer
+[ "$failed" -eq 0 ]
