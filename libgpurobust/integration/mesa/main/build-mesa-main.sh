@@ -12,7 +12,7 @@
 # patch's subject since the base) is built as it is. The build goes to
 # /build/NAME (default mesa-gpurobust) inside the root that
 # `../stock/sid-root.sh build` prints, where run-main.sh runs it. Ends with
-# the number of compiler warnings in the files the series touches.
+# the compiler warnings in the files the series touches.
 # JOBS (default 2) and NICE (default 19) set the build's parallelism.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,11 +49,13 @@ chroot "$root" sh -ec "
 	export CCACHE_DIR=/build/ccache
 	cd /src/mesa
 	[ -f /build/$name/build.ninja ] || meson setup /build/$name $(echo $options)
-	nice -n ${NICE:-19} ninja -C /build/$name -j ${JOBS:-2} > /build/$name.log 2>&1 ||
+	nice -n ${NICE:-19} ninja -C /build/$name -j ${JOBS:-2} >> /build/$name.log 2>&1 ||
 		{ tail -n 30 /build/$name.log; exit 1; }
 	tail -n 1 /build/$name.log"
 # Warnings in the files the series touches, and of those the ones on lines
-# it wrote (git blame of base..HEAD; older lines are the base's own).
+# it wrote (git blame of base..HEAD; older lines are the base's own). The
+# log keeps every build of NAME, as a build that compiles nothing prints no
+# warnings.
 files=$(git -C "$tree" diff --name-only "$base" HEAD -- '*.c' '*.cpp' '*.h' |
 	grep -v '^src/freedreno\|^src/gallium/targets/teflon\|^src/intel' || true)
 touched=0

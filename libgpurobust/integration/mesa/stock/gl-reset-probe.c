@@ -5,7 +5,9 @@
  * EGL surfaceless, EGL_EXT_create_context_robustness: argv[1] is "lose"
  * (LOSE_CONTEXT_ON_RESET) or "none" (NO_RESET_NOTIFICATION). Two rounds of
  * a clear read back from a framebuffer object, each a command submission;
- * after each it prints glGetGraphicsResetStatusEXT():
+ * after each it prints glGetGraphicsResetStatusEXT(), then asks twice more
+ * without submitting anything, so that a reset that has completed shows
+ * as a status followed by GL_NO_ERROR (ARB_robustness):
  *   status 1: GL_NO_ERROR
  * Exit 77 when no robust context can be made (not a measurement).
  */
@@ -95,6 +97,8 @@ int main(int argc, char **argv)
 		glFinish();
 		printf("status %d: %s\n", round, status_name(reset_status()));
 	}
+	for (int query = 3; query <= 4; query++)
+		printf("status %d: %s\n", query, status_name(reset_status()));
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	eglDestroyContext(dpy, ctx);
 	eglTerminate(dpy);

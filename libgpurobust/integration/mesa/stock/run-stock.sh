@@ -9,8 +9,8 @@
 #   <scenario> vk: <submit 1> <wait 1> <submit 2> <wait 2>
 #   <scenario> vk-fault: <what VK_EXT_device_fault says after a loss>, or
 #                        "not lost"
-#   <scenario> gl-lose: <status 1> <status 2>
-#   <scenario> gl-none: <status 1> <status 2>
+#   <scenario> gl-lose: <status 1> <status 2> <status 3> <status 4>
+#   <scenario> gl-none: <status 1> <status 2> <status 3> <status 4>
 # each followed by "abort" or "exit N" when the program did not return 0
 # (device-lost.c; gl-reset-probe.c with LOSE_CONTEXT_ON_RESET and
 # NO_RESET_NOTIFICATION), then the driver messages under "# ".
@@ -58,7 +58,7 @@ run() {
 # results: the values the program printed, and how it ended unless it
 # returned 0 ("abort" for SIGABRT, which a driver calls on purpose).
 results() {
-	sed -n "s/^$1 [12]: //p" "$work/out" | tr '\n' ' '
+	sed -n "s/^$1 [1-4]: //p" "$work/out" | tr '\n' ' '
 	case $rc in
 	0) ;;
 	134) echo "abort" ;;
