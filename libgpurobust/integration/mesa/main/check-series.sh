@@ -6,9 +6,12 @@
 #  2. the series' tests/ac_reset_lattice.h is byte for byte
 #     libgpurobust/tests/reset/reset-lattice.h, the table libgpurobust's
 #     test-classify checks, so the two classifiers cannot drift apart;
-#  3. the series' ac_reset.c passes the series' ac_reset_test, built with
-#     sid's compiler and -Werror in the sid root ROOT (the files are taken
-#     from the patch; drm-uapi/amdgpu_drm.h is sid's libdrm copy).
+#  3. the uAPI the series adds to drm-uapi/amdgpu_drm.h is, line for line,
+#     what the 7.2 kernel series adds to include/uapi/drm/amdgpu_drm.h;
+#  4. the series' ac_reset.c passes the series' ac_reset_test, built with
+#     sid's compiler and -Werror in the sid root ROOT. The files are taken
+#     from the patch; drm-uapi/amdgpu_drm.h is sid's libdrm copy, and
+#     util/detect_os.h a stand-in for Mesa's that says "Linux".
 #
 # usage: check-series.sh ROOT RESULTS_DIR
 # Writes RESULTS_DIR/mesa-series: "passed failed skipped".
@@ -17,6 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=${1:?usage: check-series.sh ROOT RESULTS_DIR}
 results=${2:?usage: check-series.sh ROOT RESULTS_DIR}
 lattice=$here/../../../tests/reset/reset-lattice.h
+kernel_uapi_patch=$(ls "$here"/../../../../kernel/7.2/patches/*-drm-amdgpu-Answer-QUERY_STATE2-per-context.patch)
 passed=0
 failed=0
 ok() {
@@ -43,6 +47,22 @@ else
 	not_ok "patches/ does not parse (git apply --stat)"
 fi
 
+# The lines a patch adds to FILE (the path after a/ and b/).
+added_lines() {
+	awk -v file="$1" '
+		/^diff --git / { inside = ($3 == "a/" file) }
+		inside && /^\+/ && !/^\+\+\+/ { print }
+	' "$2"
+}
+# shellcheck disable=SC2086 # one file per word
+series_uapi=$(for p in $patches; do added_lines include/drm-uapi/amdgpu_drm.h "$p"; done)
+kernel_uapi=$(added_lines include/uapi/drm/amdgpu_drm.h "$kernel_uapi_patch")
+if [ -n "$series_uapi" ] && [ "$series_uapi" = "$kernel_uapi" ]; then
+	ok "drm-uapi/amdgpu_drm.h gains what the 7.2 kernel series adds ($(echo "$series_uapi" | grep -c '#define') define)"
+else
+	not_ok "the series' drm-uapi/amdgpu_drm.h lines differ from the 7.2 kernel series' uAPI"
+fi
+
 # The files the series adds, and nothing it changes, into an empty tree.
 git -C "$work" init -q
 # shellcheck disable=SC2086 # one file per word
@@ -53,11 +73,12 @@ if git -C "$work" apply --include='src/amd/common/ac_reset*' \
 	else
 		not_ok "the series' ac_reset_lattice.h differs from libgpurobust's reset-lattice.h"
 	fi
-	mkdir -p "$work/include/drm-uapi"
+	mkdir -p "$work/include/drm-uapi" "$work/src/util"
 	cp "$root/usr/include/libdrm/amdgpu_drm.h" "$work/include/drm-uapi/"
+	printf '#define DETECT_OS_%s 0\n' OPENBSD FREEBSD DRAGONFLY > "$work/src/util/detect_os.h"
 	in_root=${work#"$root"}
 	if chroot "$root" sh -c "cd $in_root/src/amd/common &&
-		cc -std=c11 -Wall -Wextra -Werror -I. -I../../../include -I/usr/include/libdrm -o ac_reset_test \
+		cc -std=c11 -Wall -Wextra -Werror -I. -I../.. -I../../../include -I/usr/include/libdrm -o ac_reset_test \
 			ac_reset_test.c ac_reset.c && ./ac_reset_test" > "$work/test.log" 2>&1; then
 		ok "ac_reset_test: $(tail -n 1 "$work/test.log")"
 	else
