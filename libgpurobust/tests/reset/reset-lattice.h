@@ -50,17 +50,17 @@ static const char *const reset_lattice_per_ctx[RESET_LATTICE_SIZE] = {
 	"SHIIHII",	/* RESET */
 };
 
-/* Kernel without it (upstream): -ECANCELED is ambiguous (L4) and a bare
- * RESET is anyone's (L7). */
+/* Kernel without it (upstream): -ECANCELED and VRAMLOST are ambiguous (L4),
+ * and a bare RESET is anyone's (L7). */
 static const char *const reset_lattice_legacy[RESET_LATTICE_SIZE] = {
 	/* ENODATA ETIME ECANCELED ENODEV GUILTY VRAMLOST RESET */
 	"SHSSSSS",	/* -ENODATA */
 	"HHHHHHH",	/* -ETIME */
-	"SHUUHIU",	/* -ECANCELED: resolved by guilt, or by VRAM this context lost */
+	"SHUUHUU",	/* -ECANCELED: resolved by guilt only */
 	"SHUUHUU",	/* -ENODEV */
 	"SHHHHHH",	/* GUILTY */
-	"SHIIHII",	/* VRAMLOST */
-	"SHUUHIN",	/* RESET */
+	"SHUUHUU",	/* VRAMLOST: the guilty context's VRAM is lost too */
+	"SHUUHUN",	/* RESET */
 };
 
 #endif

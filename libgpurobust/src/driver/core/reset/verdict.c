@@ -87,10 +87,14 @@ static void verdict_from_query2(uint64_t flags, bool per_ctx, struct reset_verdi
 		out->status.flags |= GPUROBUST_RESET_FLAG_IN_PROGRESS;
 
 	/* VRAM contents of this context are gone on either kernel: upstream
-	 * compares the device's loss counter with the context's creation. */
+	 * compares the device's loss counter with the context's creation. That
+	 * proves innocence only per context: upstream sets it for the guilty
+	 * context too, and 7.2 can lose its GUILTY when a full reset overwrites
+	 * the hung job's -ETIME (L4). */
 	if (flags & AMDGPU_CTX_QUERY2_FLAGS_VRAMLOST) {
 		out->status.flags |= GPUROBUST_RESET_FLAG_VRAM_LOST;
-		out->status.reset_class = GPUROBUST_RESET_INNOCENT;
+		out->status.reset_class = per_ctx ? GPUROBUST_RESET_INNOCENT :
+						    GPUROBUST_RESET_UNKNOWN;
 	}
 	/* Upstream sets GUILTY from this context's karma: per context there too. */
 	if (flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) {
