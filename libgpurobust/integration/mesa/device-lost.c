@@ -2,8 +2,10 @@
 // Copyright © 2026 The gpurobust authors
 /*
  * The smallest Vulkan program that meets a reset: one device, an empty
- * command buffer submitted twice, each followed by vkWaitForFences. It
- * prints one line per call, "submit N: VK_..." and "wait N: VK_...", then,
+ * command buffer submitted twice, each followed by vkWaitForFences, or
+ * with the argument "poll" by vkGetFenceStatus until it is no longer
+ * VK_NOT_READY. It prints one line per call, "submit N: VK_..." and
+ * "wait N: VK_..." ("poll N: VK_..." when polling), then,
  * when the device was lost and has VK_EXT_device_fault, what
  * vkGetDeviceFaultInfoEXT() says: "fault: <description>" and one
  * "fault vendor: <description> (code C, data D)" per vendor entry. It exits
@@ -20,6 +22,7 @@ static const char *result_name(VkResult r)
 	switch (r) {
 	case VK_SUCCESS: return "VK_SUCCESS";
 	case VK_TIMEOUT: return "VK_TIMEOUT";
+	case VK_NOT_READY: return "VK_NOT_READY";
 	case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
 	case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
 	case VK_ERROR_UNKNOWN: return "VK_ERROR_UNKNOWN";
@@ -76,8 +79,20 @@ static int fail(const char *what, VkResult r)
 	return 1;
 }
 
-int main(void)
+/* vkGetFenceStatus() until the fence is no longer VK_NOT_READY (the shim
+ * signals at once; a bound keeps a broken one from hanging the run). */
+static VkResult poll_fence(VkDevice device, VkFence fence)
 {
+	VkResult r = VK_NOT_READY;
+
+	for (int tries = 0; tries < 1000000 && r == VK_NOT_READY; tries++)
+		r = vkGetFenceStatus(device, fence);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	int poll = argc > 1 && !strcmp(argv[1], "poll");
 	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
 				  .apiVersion = VK_API_VERSION_1_1 };
 	VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
@@ -143,9 +158,10 @@ int main(void)
 		r = vkQueueSubmit(queue, 1, &si, fence);
 		lost |= r == VK_ERROR_DEVICE_LOST;
 		printf("submit %d: %s\n", i, result_name(r));
-		r = vkWaitForFences(device, 1, &fence, VK_TRUE, 1000000000ull);
+		r = poll ? poll_fence(device, fence) :
+			   vkWaitForFences(device, 1, &fence, VK_TRUE, 1000000000ull);
 		lost |= r == VK_ERROR_DEVICE_LOST;
-		printf("wait %d: %s\n", i, result_name(r));
+		printf("%s %d: %s\n", poll ? "poll" : "wait", i, result_name(r));
 		fflush(stdout);
 	}
 	if (lost && fault)

@@ -9,6 +9,8 @@
 #   <scenario> vk: <submit 1> <wait 1> <submit 2> <wait 2>
 #   <scenario> vk-fault: <what VK_EXT_device_fault says after a loss>, or
 #                        "not lost"
+#   <scenario> vk-poll: <submit 1> <poll 1> <submit 2> <poll 2>
+#                       (vkGetFenceStatus instead of vkWaitForFences)
 #   <scenario> gl-lose: <status 1> <status 2> <status 3> <status 4>
 #   <scenario> gl-none: <status 1> <status 2> <status 3> <status 4>
 # each followed by "abort" or "exit N" when the program did not return 0
@@ -71,6 +73,8 @@ sed 's/#.*//' "$here/scenarios" | awk 'NF' | while read -r name settings; do
 	echo "$name vk: $(results '\(submit\|wait\)' | sed 's/ $//')"
 	fault=$(sed -n 's/^fault\( vendor\)*: //p' "$work/out" | tr '\n' ';' | sed 's/;$//')
 	echo "$name vk-fault: ${fault:-not lost}"
+	run "$settings" device-lost poll
+	echo "$name vk-poll: $(results '\(submit\|poll\)' | sed 's/ $//')"
 	grep -E 'radv|amdgpu|interposer' "$work/err" | grep -v 'amdgpu.ids' | sed "s/^/# $name vk: /" | head -n 3
 	for strategy in lose none; do
 		run "$settings" gl-reset-probe "$strategy"
