@@ -42,11 +42,16 @@ static int (*next_ioctl)(int fd, unsigned long request, ...);
 static unsigned int cs_seen, cs_failed, query2_seen, waits_failed;
 static bool reset_seen;
 
-static long env_long(const char *name, long fallback)
+/* The scenario, read from the environment once. */
+static struct {
+	long cs_errno, cs_fail_after, query2, query2_always, wait_errno, vram_lost, kms_minor;
+} script;
+
+static long env_long(const char *name)
 {
 	const char *v = getenv(name);
 
-	return v && *v ? strtol(v, NULL, 0) : fallback;
+	return v && *v ? strtol(v, NULL, 0) : 0;
 }
 
 static void report(void)
@@ -62,28 +67,32 @@ __attribute__((constructor)) static void init(void)
 		fprintf(stderr, "interposer: no next ioctl(): preload the drm-shim after it\n");
 		abort();
 	}
+	script.cs_errno = env_long("GRB_CS_ERRNO");
+	script.cs_fail_after = env_long("GRB_CS_FAIL_AFTER");
+	script.query2 = env_long("GRB_QUERY2");
+	script.query2_always = env_long("GRB_QUERY2_ALWAYS");
+	script.wait_errno = env_long("GRB_WAIT_ERRNO");
+	script.vram_lost = env_long("GRB_VRAM_LOST");
+	script.kms_minor = env_long("GRB_KMS_MINOR");
 	atexit(report);
 }
 
 static bool reset_visible(void)
 {
-	return env_long("GRB_QUERY2_ALWAYS", 0) || reset_seen;
+	return script.query2_always || reset_seen;
 }
 
 /* Returns true when it answered the ioctl itself, with *ret. */
 static bool answer(unsigned long request, void *arg, int *ret)
 {
-	long cs_errno = env_long("GRB_CS_ERRNO", 0);
-	long wait_errno = env_long("GRB_WAIT_ERRNO", 0);
-
 	switch (request) {
 	case DRM_IOCTL_AMDGPU_CS:
 		cs_seen++;
-		if (!cs_errno || cs_seen <= (unsigned long)env_long("GRB_CS_FAIL_AFTER", 0))
+		if (!script.cs_errno || cs_seen <= (unsigned long)script.cs_fail_after)
 			return false;
 		cs_failed++;
 		reset_seen = true;
-		errno = (int)-cs_errno;
+		errno = (int)-script.cs_errno;
 		*ret = -1;
 		return true;
 	case DRM_IOCTL_AMDGPU_CTX: {
@@ -101,7 +110,7 @@ static bool answer(unsigned long request, void *arg, int *ret)
 			query2_seen++;
 			memset(&ctx->out, 0, sizeof(ctx->out));
 			if (reset_visible())
-				ctx->out.state.flags = (uint64_t)env_long("GRB_QUERY2", 0);
+				ctx->out.state.flags = (uint64_t)script.query2;
 			*ret = 0;
 			return true;
 		}
@@ -114,10 +123,10 @@ static bool answer(unsigned long request, void *arg, int *ret)
 	}
 	case DRM_IOCTL_AMDGPU_WAIT_CS:
 	case DRM_IOCTL_AMDGPU_WAIT_FENCES:
-		if (!wait_errno || !(reset_visible() || env_long("GRB_WAIT_ALWAYS", 0)))
+		if (!script.wait_errno || !reset_visible())
 			return false;
 		waits_failed++;
-		errno = (int)-wait_errno;
+		errno = (int)-script.wait_errno;
 		*ret = -1;
 		return true;
 	case DRM_IOCTL_AMDGPU_INFO: {
@@ -125,7 +134,7 @@ static bool answer(unsigned long request, void *arg, int *ret)
 		void *out = (void *)(uintptr_t)info->return_pointer;
 
 		if (info->query == AMDGPU_INFO_VRAM_LOST_COUNTER) {
-			*(uint32_t *)out = env_long("GRB_VRAM_LOST", 0) && reset_seen;
+			*(uint32_t *)out = script.vram_lost && reset_seen;
 		} else if (info->query == AMDGPU_INFO_GPUVM_FAULT) {
 			/* No VM fault: the scenarios are resets, not faults.
 			 * The shim has no answer for this query. */
@@ -154,7 +163,7 @@ int ioctl(int fd, unsigned long request, ...)
 	if (answer(request, arg, &ret))
 		return ret;
 	ret = next_ioctl(fd, request, arg);
-	if (ret == 0 && request == DRM_IOCTL_VERSION && env_long("GRB_KMS_MINOR", 0))
-		((struct drm_version *)arg)->version_minor = (int)env_long("GRB_KMS_MINOR", 0);
+	if (ret == 0 && request == DRM_IOCTL_VERSION && script.kms_minor)
+		((struct drm_version *)arg)->version_minor = (int)script.kms_minor;
 	return ret;
 }

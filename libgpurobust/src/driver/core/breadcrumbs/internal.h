@@ -81,13 +81,12 @@
 /* A stream's current scope while dropped scopes are open. */
 #define BC_CURRENT_DROPPED (GPUROBUST_BC_NONE - 1)
 
-/* CPU-side record of one scope. Its push sequence is its index + 1, so it is
- * not stored; pop_seq is 0 while the scope is open. */
+/* One scope of a snapshot (pool metadata) or of a decoded mirror. Its push
+ * sequence is its index + 1, so it is not stored; pop_seq is 0 while the
+ * scope is open. A live stream keeps the same in struct bc_link and its
+ * pop_seqs array. */
 struct bc_scope {
 	uint32_t name;
-	/* Between the two that push sets from registers: with name and
-	 * parent adjacent, GCC packs their stores through a vector register,
-	 * three instructions more per push than three plain stores. */
 	uint32_t pop_seq;
 	uint32_t parent;
 };
@@ -128,7 +127,7 @@ struct gpurobust_bc_meta {
 
 struct gpurobust_bc_stream {
 	/* Hot fields first: push and pop touch only this cache line and the
-	 * scope array. */
+	 * scope arrays. */
 	struct bc_link *links;
 	/* Set by pop; an open scope's is stale (meta_copy_stream()). */
 	uint32_t *pop_seqs;

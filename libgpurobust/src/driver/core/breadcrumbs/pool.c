@@ -297,7 +297,7 @@ GPUROBUST_EXPORT int gpurobust_bc_stream_create(struct gpurobust_bc_pool *pool,
 	if (!stream_out)
 		return -EINVAL;
 	*stream_out = NULL;
-	if (!pool || !stream_out || queue > GPUROBUST_BC_QUEUE_SDMA)
+	if (!pool || queue > GPUROBUST_BC_QUEUE_SDMA)
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -482,7 +482,7 @@ static inline uint32_t record_push(struct gpurobust_bc_stream *s, size_t index, 
 }
 
 /* Out of line, so that the fast path needs no stack frame: growing the scope
- * array (only until a stream reaches its steady size) and overflow.
+ * arrays (only until a stream reaches its steady size) and overflow.
  *
  * A dropped scope keeps its two GPU writes, with the sequence numbers it
  * would have had: the overflow is in the CPU's bookkeeping, not in marker
