@@ -97,6 +97,21 @@ static void test_L4_ecanceled_on_legacy_kernel_stays_unknown_without_guilty(void
 	gpurobust_ctx_destroy(ctx);
 }
 
+/* VRAMLOST is no proof of innocence there: the guilty context's VRAM is lost
+ * too, and 7.2 can lose its GUILTY when a full reset overwrites -ETIME. */
+static void test_L4_vramlost_on_legacy_kernel_does_not_resolve_ecanceled(void **state)
+{
+	struct gpurobust_ctx *ctx = new_ctx(LEGACY, GPUROBUST_CTX_ROBUST);
+
+	gpurobust_ctx_note_errno(ctx, -ECANCELED);
+	gpurobust_ctx_note_query2(ctx, Q2_RESET | Q2_VRAMLOST);
+	assert_int_equal(status_of(ctx).reset_class, GPUROBUST_RESET_UNKNOWN);
+	assert_true(status_of(ctx).flags & GPUROBUST_RESET_FLAG_VRAM_LOST);
+	gpurobust_ctx_note_query2(ctx, Q2_RESET | Q2_VRAMLOST | Q2_GUILTY);
+	assert_int_equal(status_of(ctx).reset_class, GPUROBUST_RESET_GUILTY_HARD);
+	gpurobust_ctx_destroy(ctx);
+}
+
 static void test_L5_enodev_and_ehwpoison_are_unknown_and_lost(void **state)
 {
 	const int errs[] = { -ENODEV, -EHWPOISON };
@@ -332,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_L4_ecanceled_on_legacy_kernel_is_unknown),
 		cmocka_unit_test(test_L4_ecanceled_on_legacy_kernel_resolved_by_query2_guilty),
 		cmocka_unit_test(test_L4_ecanceled_on_legacy_kernel_stays_unknown_without_guilty),
+		cmocka_unit_test(test_L4_vramlost_on_legacy_kernel_does_not_resolve_ecanceled),
 		cmocka_unit_test(test_L5_enodev_and_ehwpoison_are_unknown_and_lost),
 		cmocka_unit_test(test_L5_device_gone_is_flagged),
 		cmocka_unit_test(test_lattice_per_ctx_kernel),
