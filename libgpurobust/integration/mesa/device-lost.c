@@ -4,7 +4,12 @@
  * The smallest Vulkan program that meets a reset: one device, an empty
  * command buffer submitted twice, each followed by vkWaitForFences, or
  * with the argument "poll" by vkGetFenceStatus until it is no longer
- * VK_NOT_READY. It prints one line per call, "submit N: VK_..." and
+ * VK_NOT_READY, or with "labels" recording a tree of debug labels, each
+ * leaf around a vkCmdFillBuffer (see record_labels()), for breadcrumbs.
+ * "bench N fill|empty" records N label pairs, each around a
+ * vkCmdFillBuffer or around nothing, twice: the second recording, in
+ * measured_pairs(), is the one a benchmark counts and the one submitted.
+ * It prints one line per call, "submit N: VK_..." and
  * "wait N: VK_..." ("poll N: VK_..." when polling), then,
  * when the device was lost and has VK_EXT_device_fault, what
  * vkGetDeviceFaultInfoEXT() says: "fault: <description>" and one
@@ -13,6 +18,7 @@
  * what each scenario expects.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <vulkan/vulkan.h>
@@ -73,6 +79,98 @@ static void print_fault(VkDevice device)
 		       (unsigned long long)vendor[i].vendorFaultData);
 }
 
+/* The labels a game's frame might carry, as DXVK and vkd3d-proton emit
+ * them: a label is opened at its depth and closed when a later one is not
+ * deeper. Leaves fill a buffer, so that each has work inside. */
+static const struct {
+	unsigned int depth;
+	const char *name;
+} labels[] = {
+	{ 0, "frame 1" },
+	{ 1, "shadow pass" },
+	{ 1, "main pass" },
+	{ 2, "opaque" },
+	{ 2, "transparent" },
+	{ 1, "post" },
+};
+#define LABEL_COUNT (sizeof(labels) / sizeof(labels[0]))
+
+static void record_labels(VkDevice device, VkCommandBuffer cmd, VkBuffer buffer)
+{
+	PFN_vkCmdBeginDebugUtilsLabelEXT begin = (PFN_vkCmdBeginDebugUtilsLabelEXT)
+		vkGetDeviceProcAddr(device, "vkCmdBeginDebugUtilsLabelEXT");
+	PFN_vkCmdEndDebugUtilsLabelEXT end = (PFN_vkCmdEndDebugUtilsLabelEXT)
+		vkGetDeviceProcAddr(device, "vkCmdEndDebugUtilsLabelEXT");
+	unsigned int open = 0;
+
+	for (unsigned int i = 0; i < LABEL_COUNT; i++) {
+		VkDebugUtilsLabelEXT label = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
+					       .pLabelName = labels[i].name };
+
+		for (; open > labels[i].depth; open--)
+			end(cmd);
+		begin(cmd, &label);
+		open++;
+		if (i + 1 == LABEL_COUNT || labels[i + 1].depth <= labels[i].depth)
+			vkCmdFillBuffer(cmd, buffer, 0, 4096, i);
+	}
+	for (; open; open--)
+		end(cmd);
+}
+
+/* The benchmark's loop: what one label pair costs the application's thread.
+ * Names repeat, as a game's passes do. */
+__attribute__((noinline)) void bench_pairs(VkDevice device, VkCommandBuffer cmd, VkBuffer buffer,
+					   unsigned int pairs, int fill);
+__attribute__((noinline)) void bench_pairs(VkDevice device, VkCommandBuffer cmd, VkBuffer buffer,
+					   unsigned int pairs, int fill)
+{
+	static const char *const names[] = { "shadow", "gbuffer", "lighting", "opaque",
+					      "transparent", "post", "ui", "present" };
+	PFN_vkCmdBeginDebugUtilsLabelEXT begin = (PFN_vkCmdBeginDebugUtilsLabelEXT)
+		vkGetDeviceProcAddr(device, "vkCmdBeginDebugUtilsLabelEXT");
+	PFN_vkCmdEndDebugUtilsLabelEXT end = (PFN_vkCmdEndDebugUtilsLabelEXT)
+		vkGetDeviceProcAddr(device, "vkCmdEndDebugUtilsLabelEXT");
+
+	for (unsigned int i = 0; i < pairs; i++) {
+		VkDebugUtilsLabelEXT label = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
+					       .pLabelName = names[i % 8] };
+
+		begin(cmd, &label);
+		if (fill)
+			vkCmdFillBuffer(cmd, buffer, 0, 4096, i);
+		end(cmd);
+	}
+}
+
+/* The recording a benchmark measures (callgrind --toggle-collect). */
+__attribute__((noinline)) void measured_pairs(VkDevice device, VkCommandBuffer cmd, VkBuffer buffer,
+					      unsigned int pairs, int fill);
+__attribute__((noinline)) void measured_pairs(VkDevice device, VkCommandBuffer cmd, VkBuffer buffer,
+					      unsigned int pairs, int fill)
+{
+	bench_pairs(device, cmd, buffer, pairs, fill);
+}
+
+/* A 4 KiB buffer in the first memory type that takes it. */
+static VkResult create_buffer(VkDevice device, VkBuffer *buffer, VkDeviceMemory *memory)
+{
+	VkBufferCreateInfo bci = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 4096,
+				   .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT };
+	VkMemoryAllocateInfo mai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO };
+	VkMemoryRequirements req;
+	VkResult r;
+
+	if ((r = vkCreateBuffer(device, &bci, NULL, buffer)))
+		return r;
+	vkGetBufferMemoryRequirements(device, *buffer, &req);
+	mai.allocationSize = req.size;
+	mai.memoryTypeIndex = (uint32_t)__builtin_ctz(req.memoryTypeBits);
+	if ((r = vkAllocateMemory(device, &mai, NULL, memory)))
+		return r;
+	return vkBindBufferMemory(device, *buffer, *memory, 0);
+}
+
 static int fail(const char *what, VkResult r)
 {
 	fprintf(stderr, "device-lost: %s failed: %s (%d)\n", what, result_name(r), r);
@@ -93,10 +191,15 @@ static VkResult poll_fence(VkDevice device, VkFence fence)
 int main(int argc, char **argv)
 {
 	int poll = argc > 1 && !strcmp(argv[1], "poll");
+	int bench = argc > 3 && !strcmp(argv[1], "bench");
+	int with_labels = bench || (argc > 1 && !strcmp(argv[1], "labels"));
 	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
 				  .apiVersion = VK_API_VERSION_1_1 };
+	const char *debug_utils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 	VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-				     .pApplicationInfo = &app };
+				     .pApplicationInfo = &app,
+				     .enabledExtensionCount = with_labels ? 1 : 0,
+				     .ppEnabledExtensionNames = &debug_utils };
 	float priority = 1.0f;
 	VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 					.queueFamilyIndex = 0, .queueCount = 1,
@@ -123,6 +226,8 @@ int main(int argc, char **argv)
 	VkCommandPool pool;
 	VkCommandBuffer cmd;
 	VkFence fence;
+	VkBuffer buffer = VK_NULL_HANDLE;
+	VkDeviceMemory memory = VK_NULL_HANDLE;
 	uint32_t count = 1;
 	VkResult r;
 
@@ -144,13 +249,26 @@ int main(int argc, char **argv)
 	if (r)
 		return fail("vkCreateDevice", r);
 	vkGetDeviceQueue(device, 0, 0, &queue);
+	if (with_labels && (r = create_buffer(device, &buffer, &memory)))
+		return fail("creating a buffer", r);
 	if ((r = vkCreateCommandPool(device, &pci, NULL, &pool)) ||
 	    (cai.commandPool = pool, r = vkAllocateCommandBuffers(device, &cai, &cmd)) ||
-	    (r = vkBeginCommandBuffer(cmd, &cbi)) || (r = vkEndCommandBuffer(cmd)) ||
-	    (r = vkCreateFence(device, &fci, NULL, &fence)))
+	    (r = vkBeginCommandBuffer(cmd, &cbi)))
+		return fail("setting up a command buffer", r);
+	if (bench) {
+		/* The first recording grows the command stream and interns the
+		 * names; the second is the one measured and submitted. */
+		bench_pairs(device, cmd, buffer, (unsigned int)atoi(argv[2]), !strcmp(argv[3], "fill"));
+		if ((r = vkEndCommandBuffer(cmd)) || (r = vkBeginCommandBuffer(cmd, &cbi)))
+			return fail("re-recording a command buffer", r);
+		measured_pairs(device, cmd, buffer, (unsigned int)atoi(argv[2]), !strcmp(argv[3], "fill"));
+	} else if (with_labels) {
+		record_labels(device, cmd, buffer);
+	}
+	if ((r = vkEndCommandBuffer(cmd)) || (r = vkCreateFence(device, &fci, NULL, &fence)))
 		return fail("setting up a command buffer", r);
 
-	for (int i = 1; i <= 2; i++) {
+	for (int i = 1; i <= (bench ? 1 : 2); i++) {
 		VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 				    .commandBufferCount = 1, .pCommandBuffers = &cmd };
 
@@ -168,6 +286,8 @@ int main(int argc, char **argv)
 		print_fault(device);
 	vkDestroyFence(device, fence, NULL);
 	vkDestroyCommandPool(device, pool, NULL);
+	vkDestroyBuffer(device, buffer, NULL);
+	vkFreeMemory(device, memory, NULL);
 	vkDestroyDevice(device, NULL);
 	vkDestroyInstance(instance, NULL);
 	return 0;

@@ -21,7 +21,18 @@
  *                         with the reset.
  * AMDGPU_INFO_GPUVM_FAULT always answers "no fault", as the kernel does
  * when none happened (the shim has no answer for it).
- *   GRB_KMS_MINOR=N       the DRM minor DRM_IOCTL_VERSION reports.
+ *   GRB_KMS_MINOR=N       the DRM minor DRM_IOCTL_VERSION reports. From 65
+ *                         (7.2 with the series) it takes AMDGPU_VM_DUMPABLE
+ *                         mappings; below, it rejects the flag with -EINVAL
+ *                         as 7.2 does.
+ * Breadcrumbs (ib-replay.c runs the IBs of every submission):
+ *   GRB_HANG_AFTER=N      the GPU hangs after the N-th label start it wrote
+ *                         to a dumpable mapping: the submission is taken,
+ *                         and from then on the kernel knows of a reset as
+ *                         if a CS had failed (GRB_QUERY2, GRB_WAIT_ERRNO;
+ *                         later submissions fail with GRB_CS_ERRNO).
+ *   GRB_DUMP=PATH         where the hang's devcoredump is written.
+ *   GRB_IB_LOG=PATH       each packet and marker write, appended.
  * Every ioctl it answered is counted on stderr at exit ("interposer: ...").
  */
 #define _GNU_SOURCE
@@ -38,13 +49,19 @@
 #include <drm.h>
 #include <amdgpu_drm.h>
 
+#include "ib-replay.h"
+
+/* AMDGPU_VM_DUMPABLE of the 7.2 series' uAPI, which sid's libdrm lacks. */
+#define GRB_VM_DUMPABLE (1u << 11)
+
 static int (*next_ioctl)(int fd, unsigned long request, ...);
-static unsigned int cs_seen, cs_failed, query2_seen, waits_failed;
+static unsigned int cs_seen, cs_failed, query2_seen, waits_failed, dumpables_refused;
 static bool reset_seen;
 
 /* The scenario, read from the environment once. */
 static struct {
 	long cs_errno, cs_fail_after, query2, query2_always, wait_errno, vram_lost, kms_minor;
+	struct ib_replay_script replay;
 } script;
 
 static long env_long(const char *name)
@@ -58,6 +75,9 @@ static void report(void)
 {
 	fprintf(stderr, "interposer: %u CS, %u failed, %u QUERY_STATE2, %u failed waits\n",
 		cs_seen, cs_failed, query2_seen, waits_failed);
+	if (dumpables_refused)
+		fprintf(stderr, "interposer: %u AMDGPU_VM_DUMPABLE mappings refused\n",
+			dumpables_refused);
 }
 
 __attribute__((constructor)) static void init(void)
@@ -74,6 +94,10 @@ __attribute__((constructor)) static void init(void)
 	script.wait_errno = env_long("GRB_WAIT_ERRNO");
 	script.vram_lost = env_long("GRB_VRAM_LOST");
 	script.kms_minor = env_long("GRB_KMS_MINOR");
+	script.replay.hang_after_marker_writes = env_long("GRB_HANG_AFTER");
+	script.replay.dumpable_taken = script.kms_minor >= 65;
+	script.replay.dump_path = getenv("GRB_DUMP");
+	script.replay.log_path = getenv("GRB_IB_LOG");
 	atexit(report);
 }
 
@@ -82,12 +106,28 @@ static bool reset_visible(void)
 	return script.query2_always || reset_seen;
 }
 
+/* The DRM_AMDGPU_* command of an ioctl request, or -1. Requests are told
+ * apart by command number, not by the whole request: it encodes the size of
+ * the argument, which differs between a driver's uAPI copy and sid's. */
+static int amdgpu_command(unsigned long request)
+{
+	if (_IOC_TYPE(request) != DRM_IOCTL_BASE || _IOC_NR(request) < DRM_COMMAND_BASE)
+		return -1;
+	return (int)(_IOC_NR(request) - DRM_COMMAND_BASE);
+}
+
 /* Returns true when it answered the ioctl itself, with *ret. */
 static bool answer(unsigned long request, void *arg, int *ret)
 {
-	switch (request) {
-	case DRM_IOCTL_AMDGPU_CS:
+	switch (amdgpu_command(request)) {
+	case DRM_AMDGPU_CS:
 		cs_seen++;
+		if ((script.replay.hang_after_marker_writes || script.replay.log_path) && !reset_seen) {
+			/* The GPU runs it; if it hangs in it, the kernel took
+			 * it and learns of the reset after its timeout. */
+			reset_seen = !ib_replay_cs(arg, &script.replay);
+			return false;
+		}
 		if (!script.cs_errno || cs_seen <= (unsigned long)script.cs_fail_after)
 			return false;
 		cs_failed++;
@@ -95,7 +135,7 @@ static bool answer(unsigned long request, void *arg, int *ret)
 		errno = (int)-script.cs_errno;
 		*ret = -1;
 		return true;
-	case DRM_IOCTL_AMDGPU_CTX: {
+	case DRM_AMDGPU_CTX: {
 		union drm_amdgpu_ctx *ctx = arg;
 
 		if (ctx->in.op == AMDGPU_CTX_OP_ALLOC_CTX) {
@@ -121,15 +161,15 @@ static bool answer(unsigned long request, void *arg, int *ret)
 		}
 		return false;
 	}
-	case DRM_IOCTL_AMDGPU_WAIT_CS:
-	case DRM_IOCTL_AMDGPU_WAIT_FENCES:
+	case DRM_AMDGPU_WAIT_CS:
+	case DRM_AMDGPU_WAIT_FENCES:
 		if (!script.wait_errno || !reset_visible())
 			return false;
 		waits_failed++;
 		errno = (int)-script.wait_errno;
 		*ret = -1;
 		return true;
-	case DRM_IOCTL_AMDGPU_INFO: {
+	case DRM_AMDGPU_INFO: {
 		struct drm_amdgpu_info *info = arg;
 		void *out = (void *)(uintptr_t)info->return_pointer;
 
@@ -146,6 +186,20 @@ static bool answer(unsigned long request, void *arg, int *ret)
 		*ret = 0;
 		return true;
 	}
+	case DRM_AMDGPU_GEM_VA: {
+		struct drm_amdgpu_gem_va *va = arg;
+		bool dumpable = va->flags & GRB_VM_DUMPABLE;
+
+		if (dumpable && !script.replay.dumpable_taken) {
+			ib_replay_dumpable_refused(va->handle);
+			dumpables_refused++;
+			errno = EINVAL;
+			*ret = -1;
+			return true;
+		}
+		ib_replay_gem_va(va, dumpable);
+		return false;
+	}
 	default:
 		return false;
 	}
@@ -155,6 +209,7 @@ int ioctl(int fd, unsigned long request, ...)
 {
 	va_list ap;
 	void *arg;
+	uint32_t handle;
 	int ret;
 
 	va_start(ap, request);
@@ -162,8 +217,13 @@ int ioctl(int fd, unsigned long request, ...)
 	va_end(ap);
 	if (answer(request, arg, &ret))
 		return ret;
+	/* GEM_MMAP's answer overwrites the handle it was asked for. */
+	handle = amdgpu_command(request) == DRM_AMDGPU_GEM_MMAP ?
+		 ((union drm_amdgpu_gem_mmap *)arg)->in.handle : 0;
 	ret = next_ioctl(fd, request, arg);
 	if (ret == 0 && request == DRM_IOCTL_VERSION && script.kms_minor)
 		((struct drm_version *)arg)->version_minor = (int)script.kms_minor;
+	if (ret == 0 && amdgpu_command(request) == DRM_AMDGPU_GEM_MMAP)
+		ib_replay_gem_mmap(handle, ((union drm_amdgpu_gem_mmap *)arg)->out.addr_ptr);
 	return ret;
 }

@@ -36,12 +36,7 @@ fi
 work=$(mktemp -d "$root/tmp/gpurobust-stock.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 in_root=${work#"$root"}
-cp "$here/reset-interposer.c" "$here/gl-reset-probe.c" "$here/../device-lost.c" "$work/"
-chroot "$root" sh -ec "cd $in_root
-	cc -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -I/usr/include/libdrm \
-		-o reset-interposer.so reset-interposer.c -ldl
-	cc -std=gnu11 -Wall -Wextra -Werror -o gl-reset-probe gl-reset-probe.c -lEGL -lGLESv2
-	cc -std=c11 -Wall -Wextra -Werror -o device-lost device-lost.c -lvulkan"
+"$here/build-harness.sh" "$root" "$work"
 
 # run SETTINGS PROGRAM ARGS...: one program on the shim, in the root. The
 # kernel is Linux 7.2's amdgpu, KMS 3.64, unless the scenario says
