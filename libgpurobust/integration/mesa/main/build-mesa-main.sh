@@ -13,6 +13,12 @@
 # /build/NAME (default mesa-gpurobust) inside the root that
 # `../stock/sid-root.sh build` prints, where run-main.sh runs it. Ends with
 # the compiler warnings in the files the series touches.
+#
+# The series builds libgpurobust-driver for RADV from its meson wrap,
+# subprojects/libgpurobust.wrap. Until libgpurobust 0.1.0 is released, the
+# wrap names no tarball, and this script puts this checkout's libgpurobust
+# where the wrap points (subprojects/libgpurobust-0.1.0, which Mesa's
+# subprojects/.gitignore ignores); meson uses a wrap's directory as it is.
 # JOBS (default 2) and NICE (default 19) set the build's parallelism.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,9 +36,16 @@ set -- "$here"/patches/0001-*.patch
 first=$(git mailinfo /dev/null /dev/null < "$1" | sed -n 's/^Subject: //p')
 [ -n "$first" ] || die "no first patch in $here/patches"
 if ! git -C "$tree" log --format=%s "$base..HEAD" | grep -qxF "$first"; then
-	git -C "$tree" am -q "$here"/patches/0[0-9][0-9][1-9]-*.patch ||
+	# shellcheck disable=SC2046 # one file per word
+	git -C "$tree" am -q $(ls "$here"/patches/0*-*.patch | grep -v '/0000-cover-letter') ||
 		die "git am failed; the tree is left mid-am (git -C $tree am --abort)"
 fi
+
+library=$(cd "$here/../../.." && pwd)
+rm -rf "$tree/subprojects/libgpurobust-0.1.0"
+mkdir -p "$tree/subprojects/libgpurobust-0.1.0"
+(cd "$library" && tar -cf - meson.build meson_options.txt include src man) |
+	tar -xf - -C "$tree/subprojects/libgpurobust-0.1.0"
 
 root=$("$here/../stock/sid-root.sh" build)
 mkdir -p "$root/src/mesa" "$root/build"

@@ -7,7 +7,9 @@
 #     libgpurobust/tests/reset/reset-lattice.h, the table libgpurobust's
 #     test-classify checks, so the two classifiers cannot drift apart;
 #  3. the uAPI the series adds to drm-uapi/amdgpu_drm.h is, line for line,
-#     what the 7.2 kernel series adds to include/uapi/drm/amdgpu_drm.h;
+#     what the 7.2 kernel series adds to include/uapi/drm/amdgpu_drm.h in
+#     the two patches it stands for (QUERY_STATE2 per context, and
+#     AMDGPU_VM_DUMPABLE), in the same order;
 #  4. the series' ac_reset.c passes the series' ac_reset_test, built with
 #     sid's compiler and -Werror in the sid root ROOT. The files are taken
 #     from the patch; drm-uapi/amdgpu_drm.h is sid's libdrm copy, and
@@ -20,7 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=${1:?usage: check-series.sh ROOT RESULTS_DIR}
 results=${2:?usage: check-series.sh ROOT RESULTS_DIR}
 lattice=$here/../../../tests/reset/reset-lattice.h
-kernel_uapi_patch=$(ls "$here"/../../../../kernel/7.2/patches/*-drm-amdgpu-Answer-QUERY_STATE2-per-context.patch)
+kernel_uapi_patches=$(ls "$here"/../../../../kernel/7.2/patches/*-drm-amdgpu-Answer-QUERY_STATE2-per-context.patch \
+	"$here"/../../../../kernel/7.2/patches/*-drm-amdgpu-Add-AMDGPU_VM_DUMPABLE-for-breadcrumbs-in.patch)
 passed=0
 failed=0
 ok() {
@@ -56,9 +59,10 @@ added_lines() {
 }
 # shellcheck disable=SC2086 # one file per word
 series_uapi=$(for p in $patches; do added_lines include/drm-uapi/amdgpu_drm.h "$p"; done)
-kernel_uapi=$(added_lines include/uapi/drm/amdgpu_drm.h "$kernel_uapi_patch")
+# shellcheck disable=SC2086 # one file per word
+kernel_uapi=$(for p in $kernel_uapi_patches; do added_lines include/uapi/drm/amdgpu_drm.h "$p"; done)
 if [ -n "$series_uapi" ] && [ "$series_uapi" = "$kernel_uapi" ]; then
-	ok "drm-uapi/amdgpu_drm.h gains what the 7.2 kernel series adds ($(echo "$series_uapi" | grep -c '#define') define)"
+	ok "drm-uapi/amdgpu_drm.h gains what the 7.2 kernel series adds ($(echo "$series_uapi" | grep -c '#define') defines)"
 else
 	not_ok "the series' drm-uapi/amdgpu_drm.h lines differ from the 7.2 kernel series' uAPI"
 fi

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Copyright © 2026 The gpurobust authors
 # Run the scenarios of ../stock on the Mesa build build-mesa-main.sh made,
-# and compare every answer with main-series.expected (TAP).
+# and compare every answer with main-series.expected (TAP); then the
+# breadcrumb checks (run-breadcrumbs.sh), with the gpurobust command built
+# from this checkout.
 #
 # usage: run-main.sh [NAME]   (the build's name, default mesa-gpurobust)
 set -u
@@ -10,7 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 name=${1:-mesa-gpurobust}
 root=$("$here/../stock/sid-root.sh" build) || exit 1
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+lib_build=$(mktemp -d)
+trap 'rm -rf "$out" "$lib_build"' EXIT
 "$here/../stock/run-stock.sh" "$root" "/build/$name" > "$out" 2>&1 || {
 	cat "$out"
 	exit 1
@@ -33,4 +36,9 @@ done <<END
 $want
 END
 grep '^#' "$out" | grep -v interposer
+meson setup -Dtests=disabled "$lib_build" "$here/../../.." > "$lib_build.log" 2>&1 &&
+	ninja -C "$lib_build" tools/gpurobust >> "$lib_build.log" 2>&1 ||
+	{ cat "$lib_build.log"; rm -f "$lib_build.log"; exit 1; }
+rm -f "$lib_build.log"
+"$here/run-breadcrumbs.sh" "$root" "/build/$name" "$lib_build/tools/gpurobust" || failed=$((failed + 1))
 [ "$failed" -eq 0 ]
