@@ -1,5 +1,6 @@
 #!/bin/sh
-# The igt tier: style-check the IGT series with the kernel's checkpatch.pl.
+# The igt tier: style-check the IGT series with the kernel's checkpatch.pl,
+# and check its uAPI copy against the kernel series' header.
 #
 # usage: igt-tests/check.sh RESULTS_DIR
 #
@@ -11,7 +12,16 @@
 # kernel/scripts/prepare-base.sh prepares when it is there, otherwise from the
 # linux-source tarball (only the three files it needs, cached).
 #
-# Writes RESULTS_DIR/igt: "passed failed skipped", one count per patch.
+# include/drm-uapi/amdgpu_drm.h is the kernel's text, not IGT's: checkpatch
+# skips it, and instead the check rebuilds the 7.2 series' header (the 7.2
+# base that the kernel72 tier prepares, plus the series' hunks of
+# include/uapi/drm/amdgpu_drm.h) and applies the IGT patch's hunks to it in
+# reverse. That succeeds only when every hunk's result is the series'
+# header, line for line; with git am on IGT's own file (build-in-igt.sh) it
+# means the synced copy is exactly the series' header.
+#
+# Writes RESULTS_DIR/igt: "passed failed skipped", one count per patch, plus
+# one for the uAPI copy.
 # Exits non-zero when a patch fails or the series is not on the pinned base.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,7 +80,17 @@ find_checkpatch() {
 }
 
 patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/patches/series")
-count=$(echo "$patches" | wc -w)
+count=$(($(echo "$patches" | wc -w) + 1))
+uapi=include/drm-uapi/amdgpu_drm.h
+
+# A patch without its sections of FILE (a path after a/ and b/).
+without_file() {
+	awk -v file="$1" '
+		/^diff --git / { skip = ($3 == "a/" file) }
+		/^-- *$/ { skip = 0 }
+		!skip { print }
+	' "$2"
+}
 
 if ! grep -qx "base-commit: $IGT_COMMIT" "$here/patches/0000-cover-letter.patch"; then
 	log "the series was not made against IGT $IGT_COMMIT (igt-tests/BASE)" >&2
@@ -91,9 +111,10 @@ trap 'rm -rf "$scratch"' EXIT
 passed=0
 failed=0
 for patch in $patches; do
+	without_file "$uapi" "$here/patches/$patch" > "$scratch/$patch"
 	# shellcheck disable=SC2086 # the options are meant to split into words
 	if out=$(cd "$scratch" && HOME=$scratch "$checkpatch" -q $CHECKPATCH_OPTS \
-			"$here/patches/$patch" 2>&1); then
+			"$scratch/$patch" 2>&1); then
 		passed=$((passed + 1))
 		log "ok   $patch"
 	else
@@ -102,6 +123,39 @@ for patch in $patches; do
 		echo "$out"
 	fi
 done
+
+# The uAPI copy: the series' header from the 7.2 base and the kernel series.
+# shellcheck source=../kernel/7.2/BASE
+base72=$(. "$top/kernel/7.2/BASE" && echo "$cache_root/linux-$KERNEL_VERSION/base $BASE_COMMIT")
+base72_tree=${base72% *}
+base72_commit=${base72#* }
+uapi_patch=$(grep -l "^diff --git a/$uapi " "$here"/patches/0*-*.patch | head -n 1)
+mkdir -p "$scratch/series/include/uapi/drm" "$scratch/series/include/drm-uapi"
+if [ -z "$uapi_patch" ]; then
+	failed=$((failed + 1))
+	log "FAIL no patch syncs $uapi"
+elif ! git -C "$base72_tree" show "$base72_commit:include/uapi/drm/amdgpu_drm.h" \
+		> "$scratch/series/include/uapi/drm/amdgpu_drm.h" 2>/dev/null; then
+	failed=$((failed + 1))
+	log "FAIL no prepared 7.2 base at $base72_tree (the kernel72 tier makes it)"
+elif ! (cd "$scratch/series" &&
+	for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/kernel/7.2/series"); do
+		git apply --include=include/uapi/drm/amdgpu_drm.h "$top/kernel/7.2/patches/$p" ||
+			exit 1
+	done); then
+	failed=$((failed + 1))
+	log "FAIL the 7.2 series' uAPI hunks do not apply to the 7.2 base"
+else
+	mv "$scratch/series/include/uapi/drm/amdgpu_drm.h" "$scratch/series/$uapi"
+	if git -C "$scratch/series" apply -R --check --include="$uapi" "$uapi_patch" 2> "$scratch/apply.log"; then
+		passed=$((passed + 1))
+		log "ok   $(basename "$uapi_patch"): $uapi is the 7.2 series' header"
+	else
+		failed=$((failed + 1))
+		log "FAIL $(basename "$uapi_patch"): $uapi differs from the 7.2 series' header"
+		cat "$scratch/apply.log"
+	fi
+fi
 
 report "$passed" "$failed"
 log "$passed passed, $failed failed"
