@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Copyright © 2026 The gpurobust authors
 #
-# Apply the series to an IGT tree you already have, build amd_reset_contract
-# with IGT's own warning set, list its subtests and run it.
+# Apply the series to an IGT tree you already have, build its three tests
+# (amd_reset_context, amd_reset_escalation, amd_reset_devcoredump) with IGT's
+# own warning set, list their subtests and run them.
 #
 # usage: igt-tests/build-in-igt.sh [--base=REV] IGT_TREE [WORK_DIR]
 #
@@ -11,7 +12,8 @@
 # The script leaves that tree alone: it adds a detached worktree at IGT_COMMIT
 # under WORK_DIR (default: a new directory in /tmp), applies the series there
 # with `git am`, builds in WORK_DIR/build with meson and ninja, and prints
-#   - the number of compiler warnings in the files the series adds (must be 0),
+#   - the number of compiler warnings in the files the series adds or
+#     changes (must be 0),
 #   - the output of --list-subtests,
 #   - the output and exit code of a run of every subtest (77: all skipped).
 # --base=REV applies the series onto REV instead of IGT_COMMIT, for a tree
@@ -68,19 +70,26 @@ meson setup "$build" "$src" -Dlibdrm_drivers=amdgpu -Dtests=enabled -Drunner=dis
 	cat "$work/meson.log" >&2
 	exit 1
 }
-ninja -C "$build" -j"${JOBS:-2}" tests/amdgpu/amd_reset_contract >"$work/ninja.log" 2>&1 || {
+tests="amd_reset_context amd_reset_escalation amd_reset_devcoredump"
+# shellcheck disable=SC2046 # one target per word
+ninja -C "$build" -j"${JOBS:-2}" $(for t in $tests; do echo "tests/amdgpu/$t"; done) \
+	>"$work/ninja.log" 2>&1 || {
 	cat "$work/ninja.log" >&2
 	exit 1
 }
-warnings=$(grep -cE '(amd_reset_contract|amd_hang_jobs)\.[ch]:[0-9]+:[0-9]+: warning:' \
-	"$work/ninja.log" || true)
-log "warnings in the series' files: $warnings (log: $work/ninja.log)"
+# The files the series adds or changes
+files=$(git -C "$src" diff --name-only "$base..HEAD" -- '*.c' '*.h' | sed 's|.*/||' |
+	tr '\n' '|' | sed 's/|$//; s/\./\\./g')
+warnings=$(grep -cE "($files):[0-9]+:[0-9]+: warning:" "$work/ninja.log" || true)
+log "warnings in the files the series touches: $warnings (log: $work/ninja.log)"
 
-binary=$build/tests/amdgpu/amd_reset_contract
-log "$binary --list-subtests"
-"$binary" --list-subtests
-log "$binary (every subtest)"
-rc=0
-"$binary" || rc=$?
-log "exit code $rc (0 passed, 77 skipped, 98 failed)"
+for t in $tests; do
+	binary=$build/tests/amdgpu/$t
+	log "$binary --list-subtests"
+	"$binary" --list-subtests
+	log "$binary (every subtest)"
+	rc=0
+	"$binary" || rc=$?
+	log "exit code $rc (0 passed, 77 skipped, 98 failed)"
+done
 [ "$warnings" -eq 0 ]
