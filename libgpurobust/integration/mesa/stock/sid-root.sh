@@ -3,12 +3,14 @@
 # Copyright © 2026 The gpurobust authors
 # Make (once) the Debian sid root that runs stock Mesa, and print its path.
 #
-# usage: sid-root.sh [run|build]
+# usage: sid-root.sh [run|build|igt]
 #
 # "run" (the default) holds the packages sid-packages pins, at their
 # versions, with the checksums there checked against sid's Packages index
 # first, and a compiler and headers for the probes; "build" adds
-# sid-build-packages, what building Mesa main takes. It is made with
+# sid-build-packages, what building Mesa main takes; "igt" adds
+# igt-tests/sid-build-packages, what building the IGT series with sid's
+# libdrm takes. It is made with
 # mmdebstrap into $GPUROBUST_CACHE (default /var/cache/gpurobust)/
 # sid-mesa-<checksum of the lists>, and reused while they are unchanged. The system's apt
 # sources are not touched. Exits 77, saying why on stderr, when sid no
@@ -29,7 +31,8 @@ die() {
 case ${1:-run} in
 run) lists=$here/sid-packages ;;
 build) lists="$here/sid-packages $here/sid-build-packages" ;;
-*) die "usage: sid-root.sh [run|build]" ;;
+igt) lists="$here/sid-packages $top/igt-tests/sid-build-packages" ;;
+*) die "usage: sid-root.sh [run|build|igt]" ;;
 esac
 # shellcheck disable=SC2086 # the lists are words
 pins=$(cat $lists)
