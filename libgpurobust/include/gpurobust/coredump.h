@@ -396,6 +396,10 @@ struct gpurobust_log_fault {
 	char client[GPUROBUST_NAME_MAX];	/* the most specific client named */
 	char process[GPUROBUST_NAME_MAX];
 	int32_t pid;
+	/* the thread, when the task text names one; has_tid when its pid too */
+	char thread[GPUROBUST_NAME_MAX];
+	int32_t tid;
+	bool has_tid;
 	bool write;			/* GCN's "write to", or the RW field */
 };
 

@@ -81,6 +81,9 @@ struct gpurobust_report_fault {
 	char client[GPUROBUST_NAME_MAX];
 	char process[GPUROBUST_NAME_MAX];
 	int32_t pid;
+	bool has_tid;			/* a thread name may be empty while its pid is real */
+	char thread[GPUROBUST_NAME_MAX];
+	int32_t tid;
 	bool write;
 };
 

@@ -21,7 +21,7 @@ import sys
 
 HANG_KEYS = ["ring", "recovery", "outcome", "process", "pid", "thread", "tid",
              "vram_lost", "device"]
-FAULT_KEYS = ["hub", "addr", "status", "client", "process", "pid", "device"]
+FAULT_KEYS = ["hub", "addr", "status", "client", "process", "pid", "thread", "tid", "device"]
 NUMERIC = {"pid", "tid", "addr", "status"}
 
 

@@ -180,6 +180,42 @@ static void test_gmc9_retry_fault_format(void **state)
 	gpurobust_dmesg_free(log);
 }
 
+/* Early amdgpu printed GCN's decode line with a bare printk (corpus:
+ * steam-for-linux-3795): it completes the amdgpu block that waits for it,
+ * and nothing else. radeon prints the same line after its own block. */
+static void test_bare_gcn_decode_line(void **state)
+{
+	static const char block[] =
+		"[1.1] %s 0000:01:00.0: GPU fault detected: 146 0x0938c80c\n"
+		"[1.2] %s 0000:01:00.0:   VM_CONTEXT1_PROTECTION_FAULT_ADDR   0x00123927\n"
+		"[1.3] %s 0000:01:00.0:   VM_CONTEXT1_PROTECTION_FAULT_STATUS 0x0A0C800C\n"
+		"[1.4] VM fault (0x0c, vmid 5) at page 1194279, read from 'TC3' (0x54433300) (200)\n";
+	char text[512];
+	struct gpurobust_dmesg *log;
+
+	(void)state;
+	snprintf(text, sizeof(text), block, "amdgpu", "amdgpu", "amdgpu");
+	log = parse_text(text);
+	assert_int_equal(log->n_faults, 1);
+	assert_string_equal(log->faults[0].client, "TC3");
+	assert_int_equal(log->faults[0].addr, 0x123927000ULL);
+	gpurobust_dmesg_free(log);
+
+	snprintf(text, sizeof(text), block, "radeon", "radeon", "radeon");
+	log = parse_text(text);
+	assert_int_equal(log->n_faults, 0);
+	gpurobust_dmesg_free(log);
+
+	/* a block that has its decode line already takes no second one */
+	log = parse_text("[1.1] amdgpu 0000:01:00.0: GPU fault detected: 146 0x0938c80c\n"
+			 "[1.2] amdgpu 0000:01:00.0: VM fault (0x0c, vmid 5) at page 1, read from "
+			 "'TC3' (0x54433300) (200)\n"
+			 "[1.3] VM fault (0x0c, vmid 5) at page 2, read from 'TC4' (0x54433400) (72)\n");
+	assert_int_equal(log->n_faults, 1);
+	assert_string_equal(log->faults[0].client, "TC3");
+	gpurobust_dmesg_free(log);
+}
+
 /* journalctl -r: the corpus's fixture with its lines reversed, as
  * `journalctl -k -r` prints them (the text of each line unchanged). */
 static void test_reverse_order_reads_like_forward(void **state)
@@ -352,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_full_reset_succeeds),
 		cmocka_unit_test(test_612_soft_recovery_vram_lost_formats),
 		cmocka_unit_test(test_gmc9_retry_fault_format),
+		cmocka_unit_test(test_bare_gcn_decode_line),
 		cmocka_unit_test(test_reverse_order_reads_like_forward),
 		cmocka_unit_test(test_two_gpus_interleaved),
 		cmocka_unit_test(test_malformed_lines_are_diagnosed),

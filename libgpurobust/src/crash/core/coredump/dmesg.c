@@ -343,6 +343,9 @@ static void set_task_on_fault(struct gpurobust_log_fault *f, const struct task *
 	f->has_process = true;
 	memcpy(f->process, t->process, sizeof(f->process));
 	f->pid = t->pid;
+	memcpy(f->thread, t->thread, sizeof(f->thread));
+	f->tid = t->tid;
+	f->has_tid = t->has_tid;
 }
 
 static void event_task(struct gpurobust_dmesg_event *ev, const struct task *t)
@@ -497,6 +500,14 @@ static bool match_page_fault(struct dmesg_parser *p, struct span line, struct de
 	}
 	add_event(p, &ev);
 	return true;
+}
+
+/* The device's latest fault is a GCN block whose decode line has not come. */
+static bool gcn_fault_waits(struct dmesg_parser *p, const struct device_state *ds)
+{
+	const struct gpurobust_log_fault *f = fault_at(p, ds->fault);
+
+	return f && f->layout == GPUROBUST_FAULT_LAYOUT_GCN && !f->client[0];
 }
 
 /* GCN: "GPU fault detected: 146 0x0000480c for process X pid N thread Y
@@ -852,9 +863,15 @@ static void parse_line(struct dmesg_parser *p, struct span line)
 		return;
 	}
 	/* Every message of interest comes from amdgpu, or from drm on its
-	 * behalf (FreeBSD's drmn0); skip the rest cheaply. */
-	if (!span_find(line, "amdgpu") && !span_find(line, "drm"))
+	 * behalf (FreeBSD's drmn0); skip the rest cheaply. Early amdgpu (2016)
+	 * printed the GCN decode line "VM fault (0x0c, vmid 5) at page ..."
+	 * with a bare printk: it is read only where it completes a GCN fault
+	 * block of amdgpu's that waits for it (radeon prints the same line). */
+	if (!span_find(line, "amdgpu") && !span_find(line, "drm")) {
+		if (p->last && span_find(line, "VM fault (0x") && gcn_fault_waits(p, p->last))
+			match_gcn_fault(p, line, p->last);
 		return;
+	}
 	line_device(line, devname);
 	/* A line that names no device continues the latest record ("[drm]
 	 * VRAM is lost ..."), but the old timeout lines, which name none

@@ -105,6 +105,10 @@ static void print_fault_line(FILE *out, const struct gpurobust_report_fault *f)
 	if (f->has_process)
 		fprintf(out, ", process %s (pid %d)", f->process[0] ? esc(&a, f->process) : "\"\"",
 			f->pid);
+	if (f->thread[0] || f->has_tid)
+		fprintf(out, " thread %s", f->thread[0] ? esc(&a, f->thread) : "\"\"");
+	if (f->has_tid)
+		fprintf(out, " (pid %d)", f->tid);
 	if (f->device[0])
 		fprintf(out, " on %s", esc(&a, f->device));
 }
@@ -339,6 +343,8 @@ static json_object *fault_json(const struct gpurobust_report *r, size_t i)
 	err |= add_opt_str(o, "client", f->client[0], f->client);
 	err |= add_opt_str(o, "process", f->has_process, f->process);
 	err |= add_opt_int(o, "pid", f->has_process, f->pid);
+	err |= add_opt_str(o, "thread", f->thread[0] || f->has_tid, f->thread);
+	err |= add_opt_int(o, "tid", f->has_tid, f->tid);
 	err |= add_str(o, "access", f->write ? "write" : "read");
 	if (f->has_status && f->bits.layout)
 		err |= add(o, "decoded", bits_json(&f->bits));

@@ -179,6 +179,9 @@ static void fault_of_log(struct gpurobust_report_fault *f, const struct gpurobus
 	f->has_process = l->has_process;
 	copy_cut(f->process, sizeof(f->process), l->process);
 	f->pid = l->pid;
+	copy_cut(f->thread, sizeof(f->thread), l->thread);
+	f->tid = l->tid;
+	f->has_tid = l->has_tid;
 	f->write = f->bits.layout ? f->bits.rw : l->write;
 }
 
