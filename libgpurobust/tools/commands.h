@@ -23,6 +23,7 @@ int cmd_status(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_group(int argc, char **argv);
 

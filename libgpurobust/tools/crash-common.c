@@ -2,13 +2,17 @@
 // Copyright © 2026 The gpurobust authors
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gpurobust/breadcrumbs-json.h>
 
+#include "crash/backend/sysfs/kmsg.h"
 #include "crash/backend/sysfs/read-all.h"
 #include "crash-common.h"
 
@@ -91,6 +95,76 @@ int crash_load(const char *dump_path, const char *log_path, const char *meta_pat
 	}
 out:
 	gpurobust_bc_meta_free(meta);
+	free(dump);
+	free(log);
+	return r;
+}
+
+int crash_store_open(const char *dir, const char *prog, struct gpurobust_store **out)
+{
+	char parent[PATH_MAX], *slash;
+	int r;
+
+	/* the store's parent, owner-only too, for the default location */
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent) {
+		*slash = '\0';
+		mkdir(parent, 0700);
+	}
+	r = gpurobust_store_open(dir, out);
+	if (r)
+		fprintf(stderr, "%s: cannot open the store %s: %s\n", prog, dir,
+			r == -EPERM ? "it must be accessible to its owner only" : strerror(-r));
+	return r;
+}
+
+int crash_collect(struct gpurobust_store *store, const char *kmsg, bool clear,
+		  const char *devcd, const char *prog)
+{
+	struct gpurobust_crash *crash = NULL;
+	struct gpurobust_store_event se;
+	char *dump = NULL, *log = NULL, title[4 * sizeof(crash->report->title) + 1];
+	size_t dump_len = 0, log_len = 0;
+	int64_t id = 0;
+	int r;
+
+	if (devcd && (r = gpurobust_devcd_read(devcd, &dump, &dump_len))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, devcd, strerror(-r));
+		return r;
+	}
+	r = grb_kmsg_hang_context(kmsg, &log, &log_len);
+	if (r)
+		fprintf(stderr, "%s: no kernel log context (%s): %s\n", prog, kmsg,
+			strerror(-r));
+	if (!dump && !log) {
+		fprintf(stderr, "%s: a reset without a dump or a kernel log is not stored\n",
+			prog);
+		return -ENODATA;
+	}
+	r = gpurobust_crash_analyze(dump, dump_len, log, log_len, NULL, &crash);
+	if (!r) {
+		se = (struct gpurobust_store_event){
+			.report = crash->report, .dump = dump, .dump_len = dump_len,
+			.dmesg = log, .dmesg_len = log_len, .seen = time(NULL),
+		};
+		r = gpurobust_store_record(store, &se, &id);
+	}
+	if (r == -ENODATA) {
+		fprintf(stderr, "%s: %s: nothing amdgpu to report, not stored\n", prog,
+			devcd ? devcd : "the reset");
+	} else if (r) {
+		fprintf(stderr, "%s: cannot store %s: %s\n", prog, devcd ? devcd : "the reset",
+			strerror(-r));
+	} else {
+		gpurobust_text_escape(title, sizeof(title), crash->report->title);
+		printf("stored event %lld in bucket %016llx: %s\n", (long long)id,
+		       (unsigned long long)crash->report->signature, title);
+		fflush(stdout);
+		if (devcd && clear && (r = gpurobust_devcd_clear(devcd)))
+			fprintf(stderr, "%s: cannot clear %s: %s\n", prog, devcd, strerror(-r));
+	}
+	gpurobust_crash_free(crash);
 	free(dump);
 	free(log);
 	return r;

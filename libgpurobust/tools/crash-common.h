@@ -6,8 +6,10 @@
 #ifndef GPUROBUST_TOOLS_CRASH_COMMON_H
 #define GPUROBUST_TOOLS_CRASH_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include <gpurobust/collector.h>
 #include <gpurobust/crash.h>
 
 /* Where `gpurobust watch` keeps crashes unless told otherwise. */
@@ -22,5 +24,16 @@ int crash_read_file(const char *path, char **text, size_t *len);
  * -errno; -ENOENT or -EBADMSG when the metadata decodes no capture. */
 int crash_load(const char *dump_path, const char *log_path, const char *meta_path,
 	       const char *prog, struct gpurobust_crash **out);
+
+/* Open the crash store at @dir, making its parent owner-only first when it
+ * does not exist. Errors are printed with @prog. Return: 0 or -errno. */
+int crash_store_open(const char *dir, const char *prog, struct gpurobust_store **out);
+
+/* Store one hang: the devcoredump at @devcd (NULL: a reset without one)
+ * with the kernel log's hang context from @kmsg, then free the dump when
+ * @clear. Prints one line about what was stored, errors with @prog.
+ * Return: 0, -ENODATA when there is nothing amdgpu to store, or -errno. */
+int crash_collect(struct gpurobust_store *store, const char *kmsg, bool clear,
+		  const char *devcd, const char *prog);
 
 #endif

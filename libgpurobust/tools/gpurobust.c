@@ -12,6 +12,7 @@ static const struct gpurobust_command commands[] = {
 	{ "classify", "walk evidence through the reset classification (L1-L13)", cmd_classify },
 	{ "report", "one readable report of a GPU hang from its devcoredump and log", cmd_report },
 	{ "watch", "collect devcoredumps and resets into the crash store", cmd_watch },
+	{ "collect", "store one devcoredump in the crash store and free it (udev)", cmd_collect },
 	{ "triage", "list the crash store's buckets, most frequent first", cmd_triage },
 	{ "group", "cluster breadcrumb reports in a directory into root causes", cmd_group },
 	{ NULL, NULL, NULL },

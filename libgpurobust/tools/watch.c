@@ -10,18 +10,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 #include <gpurobust/collector.h>
 
-#include "crash/backend/sysfs/kmsg.h"
 #include "commands.h"
 #include "crash-common.h"
 
@@ -79,53 +75,7 @@ static bool seen_before(struct watch *w, const char *devcd)
  * every other stray file. */
 static int collect(struct watch *w, const char *devcd)
 {
-	struct gpurobust_crash *crash = NULL;
-	struct gpurobust_store_event se;
-	char *dump = NULL, *log = NULL, title[4 * sizeof(crash->report->title) + 1];
-	size_t dump_len = 0, log_len = 0;
-	int64_t id = 0;
-	int r;
-
-	if (devcd && (r = gpurobust_devcd_read(devcd, &dump, &dump_len))) {
-		fprintf(stderr, "gpurobust watch: %s: %s\n", devcd, strerror(-r));
-		return r;
-	}
-	r = grb_kmsg_hang_context(w->kmsg, &log, &log_len);
-	if (r)
-		fprintf(stderr, "gpurobust watch: no kernel log context (%s): %s\n", w->kmsg,
-			strerror(-r));
-	if (!dump && !log) {
-		fprintf(stderr, "gpurobust watch: a reset without a dump or a kernel log "
-			"is not stored\n");
-		return -ENODATA;
-	}
-	r = gpurobust_crash_analyze(dump, dump_len, log, log_len, NULL, &crash);
-	if (!r) {
-		se = (struct gpurobust_store_event){
-			.report = crash->report, .dump = dump, .dump_len = dump_len,
-			.dmesg = log, .dmesg_len = log_len, .seen = time(NULL),
-		};
-		r = gpurobust_store_record(w->store, &se, &id);
-	}
-	if (r == -ENODATA) {
-		fprintf(stderr, "gpurobust watch: %s: nothing amdgpu to report, not stored\n",
-			devcd ? devcd : "the reset");
-	} else if (r) {
-		fprintf(stderr, "gpurobust watch: cannot store %s: %s\n",
-			devcd ? devcd : "the reset", strerror(-r));
-	} else {
-		gpurobust_text_escape(title, sizeof(title), crash->report->title);
-		printf("stored event %lld in bucket %016llx: %s\n", (long long)id,
-		       (unsigned long long)crash->report->signature, title);
-		fflush(stdout);
-		if (devcd && w->clear && (r = gpurobust_devcd_clear(devcd)))
-			fprintf(stderr, "gpurobust watch: cannot clear %s: %s\n", devcd,
-				strerror(-r));
-	}
-	gpurobust_crash_free(crash);
-	free(dump);
-	free(log);
-	return r;
+	return crash_collect(w->store, w->kmsg, w->clear, devcd, "gpurobust watch");
 }
 
 /* Collect every amdgpu dump not collected yet. Return: how many. */
@@ -211,7 +161,6 @@ int cmd_watch(int argc, char **argv)
 	struct watch w = { .sysfs = "/sys", .kmsg = "/dev/kmsg" };
 	const char *store = GPUROBUST_STORE_DIR;
 	bool once = false;
-	char parent[PATH_MAX], *slash;
 	int c, r;
 
 	optind = 1;
@@ -235,25 +184,11 @@ int cmd_watch(int argc, char **argv)
 	}
 	if (optind < argc)
 		return GPUROBUST_EXIT_USAGE;
-	/* the store's parent, owner-only too, for the default location */
-	snprintf(parent, sizeof(parent), "%s", store);
-	slash = strrchr(parent, '/');
-	if (slash && slash != parent) {
-		*slash = '\0';
-		mkdir(parent, 0700);
-	}
-	r = gpurobust_store_open(store, &w.store);
-	if (r) {
-		fprintf(stderr, "gpurobust watch: cannot open the store %s: %s\n", store,
-			r == -EPERM ? "it must be accessible to its owner only" : strerror(-r));
+	if (crash_store_open(store, "gpurobust watch", &w.store))
 		return GPUROBUST_EXIT_FAILURE;
-	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (once)
-		sweep(&w);
-	else
-		r = run(&w);
+	r = once ? (sweep(&w), 0) : run(&w);
 	gpurobust_store_close(w.store);
 	free(w.seen);
 	return r ? GPUROBUST_EXIT_FAILURE : GPUROBUST_EXIT_OK;

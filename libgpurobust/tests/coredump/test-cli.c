@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "dumpgen.h"
+#include "fixture.h"
 #include "run-tool.h"
 
 static const char *field(json_object *o, const char *a, const char *b)
@@ -191,6 +192,65 @@ static void test_watch_stores_nothing_for_stray_input(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* collect DEVCD, as gpurobust-collect@.service runs it: stores that one
+ * dump and frees it (a write to its data file), leaves the other; a name
+ * that is gone, or --keep, leave sysfs alone; no name is a usage error. */
+static void test_collect_one_dump(void **state)
+{
+	char root[] = "/tmp/gpurobust-collect-XXXXXX", cmd[1024], path[600], *out;
+	json_object *o;
+	size_t len = 0;
+	char *data;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	fake_sysfs(root, 2);
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s';"
+		 "cp '%s/early-khatri-2024-03.devcoredump' devices/virtual/devcoredump/devcd1/data;"
+		 "cp '%s/gen612-vkd3d-proton-3073.devcoredump' devices/virtual/devcoredump/devcd2/data;"
+		 ": > kmsg", root, FIXTURE_DIR, FIXTURE_DIR);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(run(&out, "collect --sysfs '%s' --kmsg '%s/kmsg' --store '%s/store' devcd2",
+			     root, root, root), 0);
+	assert_non_null(strstr(out, "stored event 1"));
+	free(out);
+	/* freed: the kernel frees a dump on any write to its data file, which
+	 * in the fake tree shows as the "1" written over its first byte */
+	snprintf(path, sizeof(path), "%s/devices/virtual/devcoredump/devcd2/data", root);
+	data = fixture_read_path(path, &len);
+	assert_non_null(data);
+	assert_int_equal(data[0], '1');
+	free(data);
+	/* the other dump is untouched */
+	snprintf(path, sizeof(path), "%s/devices/virtual/devcoredump/devcd1/data", root);
+	data = fixture_read_path(path, &len);
+	assert_int_equal(data[0], '*');
+	free(data);
+	/* --keep stores and leaves it */
+	assert_int_equal(run(&out, "collect --keep --sysfs '%s' --kmsg '%s/kmsg' --store '%s/store' "
+			     "'%s/class/devcoredump/devcd1'", root, root, root, root), 0);
+	assert_non_null(strstr(out, "stored event 2"));
+	free(out);
+	data = fixture_read_path(path, &len);
+	assert_int_equal(data[0], '*');
+	free(data);
+	/* gone: not a failure, nothing stored */
+	assert_int_equal(run(&out, "collect --sysfs '%s' --kmsg '%s/kmsg' --store '%s/store' devcd9",
+			     root, root, root), 0);
+	assert_non_null(strstr(out, "no such devcoredump"));
+	free(out);
+	assert_int_equal(run(&out, "collect --sysfs '%s' --store '%s/store'", root, root), 2);
+	free(out);
+	assert_int_equal(run(&out, "triage --json --store '%s/store'", root), 0);
+	o = parse_strict(out);
+	assert_int_equal(json_object_array_length(o), 2);
+	json_object_put(o);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_D1_report_json_series_from_stdin),
 		cmocka_unit_test(test_report_bad_input),
 		cmocka_unit_test(test_watch_once_then_triage_json),
+		cmocka_unit_test(test_collect_one_dump),
 		cmocka_unit_test(test_watch_stores_nothing_for_stray_input),
 	};
 
