@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Copyright © 2026 The gpurobust authors
 /*
- * gpurobust collect [--store DIR] [--sysfs DIR] [--kmsg FILE] [--keep] DEVCD
+ * gpurobust collect [OPTIONS] DEVCD
  *
  * Stores one devcoredump, named as udev names it (devcdN) or by its path,
- * with the kernel log around its hang, then frees it: what
- * gpurobust-collect@.service runs when udev sees an amdgpu devcoredump
- * appear. A dump of another driver is left alone.
+ * with the kernel log around its hang, as collect.conf says, logs it to the
+ * journal and frees it: what gpurobust-collect@.service runs when udev sees
+ * a devcoredump appear. A dump of another driver is left alone.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +16,7 @@
 
 #include <gpurobust/collector.h>
 
+#include "collect-conf.h"
 #include "commands.h"
 #include "crash-common.h"
 
@@ -35,41 +36,72 @@ static const struct gpurobust_devcd *find_devcd(const struct gpurobust_devcd *li
 	return NULL;
 }
 
+static int usage(int c)
+{
+	fprintf(c == 'h' ? stdout : stderr,
+		"usage: gpurobust collect [--store DIR] [--config-dir DIR] [--keep]\n"
+		"                         [--journal|--no-journal] DEVCD\n"
+		"       gpurobust collect [--config-dir DIR] [--store DIR] --show-config\n"
+		"  DEVCD            the devcoredump: devcdN, as udev names it, or its path\n"
+		"  --store DIR      crash store (default %s)\n"
+		"  --config-dir DIR collect.conf and collect.conf.d/ (default %s)\n"
+		"  --keep           leave the devcoredump in sysfs once it is stored\n"
+		"  --journal        log the crash to the journal (the default under systemd)\n"
+		"  --show-config    print the settings in effect and exit\n",
+		GPUROBUST_STORE_DIR, GPUROBUST_CONF_DIR);
+	return c == 'h' ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
+}
+
 int cmd_collect(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 'S' },
 		{ "sysfs", required_argument, NULL, 's' },
 		{ "kmsg", required_argument, NULL, 'k' },
+		{ "proc", required_argument, NULL, 'p' },
+		{ "config-dir", required_argument, NULL, 'C' },
 		{ "keep", no_argument, NULL, 'K' },
+		{ "journal", no_argument, NULL, 'j' },
+		{ "no-journal", no_argument, NULL, 'J' },
+		{ "show-config", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *store_dir = GPUROBUST_STORE_DIR, *sysfs = "/sys", *kmsg = "/dev/kmsg";
+	/* systemd sets INVOCATION_ID for a service: the journal is where a
+	 * collector started by udev reports */
+	struct crash_collect_opts co = {
+		.store_dir = GPUROBUST_STORE_DIR, .kmsg = "/dev/kmsg", .proc = "/proc",
+		.clear = true, .journal = getenv("INVOCATION_ID") != NULL,
+	};
+	const char *sysfs = "/sys", *conf_dir = GPUROBUST_CONF_DIR;
 	const struct gpurobust_devcd *devcd;
 	struct gpurobust_store *store;
 	struct gpurobust_devcd *list;
-	bool keep = false;
+	struct collect_conf conf;
+	bool show = false;
 	size_t n;
 	int c, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "S:s:k:Kh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "S:s:k:p:C:KjJPh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'S': store_dir = optarg; break;
+		case 'S': co.store_dir = optarg; break;
 		case 's': sysfs = optarg; break;
-		case 'k': kmsg = optarg; break;
-		case 'K': keep = true; break;
-		case 'h':
-		default:
-			fprintf(c == 'h' ? stdout : stderr,
-				"usage: gpurobust collect [--store DIR] [--keep] DEVCD\n"
-				"  DEVCD        the devcoredump: devcdN, as udev names it, or its path\n"
-				"  --store DIR  crash store (default %s), created owner-only\n"
-				"  --keep       leave the devcoredump in sysfs once it is stored\n",
-				GPUROBUST_STORE_DIR);
-			return c == 'h' ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
+		case 'k': co.kmsg = optarg; break;
+		case 'p': co.proc = optarg; break;
+		case 'C': conf_dir = optarg; break;
+		case 'K': co.clear = false; break;
+		case 'j': co.journal = true; break;
+		case 'J': co.journal = false; break;
+		case 'P': show = true; break;
+		default: return usage(c);
 		}
+	}
+	collect_conf_defaults(&conf);
+	collect_conf_load(&conf, conf_dir);
+	if (show) {
+		collect_conf_print(&conf, stdout);
+		return optind == argc ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "gpurobust collect: name one devcoredump (devcdN)\n");
@@ -89,12 +121,16 @@ int cmd_collect(int argc, char **argv)
 		free(list);
 		return GPUROBUST_EXIT_OK;
 	}
-	if (crash_store_open(store_dir, "gpurobust collect", &store)) {
+	if (crash_store_open(co.store_dir, "gpurobust collect", &store)) {
 		free(list);
 		return GPUROBUST_EXIT_FAILURE;
 	}
-	r = crash_collect(store, kmsg, !keep, devcd->path, "gpurobust collect");
+	collect_conf_resolve(&conf, co.store_dir);
+	gpurobust_store_set_policy(store, &conf.policy);
+	r = crash_collect(store, &co, devcd->path, "gpurobust collect");
 	gpurobust_store_close(store);
 	free(list);
-	return r && r != -ENODATA ? GPUROBUST_EXIT_FAILURE : GPUROBUST_EXIT_OK;
+	/* gone while being read, or nothing amdgpu in it: nothing was lost */
+	return r && r != -ENODATA && r != -ENOENT && r != -ENODEV ? GPUROBUST_EXIT_FAILURE :
+								    GPUROBUST_EXIT_OK;
 }

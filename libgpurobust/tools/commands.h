@@ -24,6 +24,9 @@ int cmd_classify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_group(int argc, char **argv);
 

@@ -15,6 +15,7 @@
 #include "crash/backend/sysfs/kmsg.h"
 #include "crash/backend/sysfs/read-all.h"
 #include "crash-common.h"
+#include "crash-journal.h"
 
 int crash_read_file(const char *path, char **text, size_t *len)
 {
@@ -105,37 +106,90 @@ int crash_store_open(const char *dir, const char *prog, struct gpurobust_store *
 	char parent[PATH_MAX], *slash;
 	int r;
 
-	/* the store's parent, owner-only too, for the default location */
+	/* the store's parent, for the default location: users reach their
+	 * crashes through it */
 	snprintf(parent, sizeof(parent), "%s", dir);
 	slash = strrchr(parent, '/');
 	if (slash && slash != parent) {
 		*slash = '\0';
-		mkdir(parent, 0700);
+		mkdir(parent, 0755);
 	}
 	r = gpurobust_store_open(dir, out);
 	if (r)
 		fprintf(stderr, "%s: cannot open the store %s: %s\n", prog, dir,
-			r == -EPERM ? "it must be accessible to its owner only" : strerror(-r));
+			r == -EPERM ? "others may write to it" : strerror(-r));
 	return r;
 }
 
-int crash_collect(struct gpurobust_store *store, const char *kmsg, bool clear,
+/* The owner of process @pid, when it still runs under the name the dump
+ * gives it (a pid may be reused once the process is gone). */
+static bool process_owner(const char *proc, int32_t pid, const char *comm, uint32_t *uid,
+			  uint32_t *gid)
+{
+	char path[PATH_MAX], *status, *line, *save = NULL;
+	bool name_ok = false, have_uid = false, have_gid = false;
+	size_t len;
+
+	if (pid <= 0 || !*comm)
+		return false;
+	snprintf(path, sizeof(path), "%s/%d/status", proc, pid);
+	if (crash_read_file(path, &status, &len))
+		return false;
+	for (line = strtok_r(status, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Name:\t", 6))
+			name_ok = !strcmp(line + 6, comm);
+		else if (sscanf(line, "Uid:\t%u", uid) == 1)
+			have_uid = true;
+		else if (sscanf(line, "Gid:\t%u", gid) == 1)
+			have_gid = true;
+	}
+	free(status);
+	return name_ok && have_uid && have_gid;
+}
+
+/* A dump the parsers cannot read is still an amdgpu crash: it is kept as
+ * it came, in one bucket of its own, for a later version to read again. */
+static void unreadable_report(struct gpurobust_report *r, int err)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->title, sizeof(r->title), "unreadable amdgpu devcoredump (%s)",
+		 strerror(-err));
+	snprintf(r->signature_key, sizeof(r->signature_key), "unreadable devcoredump");
+}
+
+static void print_stored(const struct gpurobust_stored_crash *c)
+{
+	char title[4 * sizeof(c->title) + 1];
+
+	gpurobust_text_escape(title, sizeof(title), c->title);
+	printf("stored event %lld in bucket %s: %s\n", (long long)c->id, c->signature, title);
+	if (*c->not_kept)
+		printf("  without its files: %s\n", c->not_kept);
+	fflush(stdout);
+}
+
+int crash_collect(struct gpurobust_store *store, const struct crash_collect_opts *o,
 		  const char *devcd, const char *prog)
 {
 	struct gpurobust_crash *crash = NULL;
+	struct gpurobust_report unreadable, *report;
+	struct gpurobust_stored_crash stored;
 	struct gpurobust_store_event se;
-	char *dump = NULL, *log = NULL, title[4 * sizeof(crash->report->title) + 1];
+	char *dump = NULL, *log = NULL;
 	size_t dump_len = 0, log_len = 0;
-	int64_t id = 0;
 	int r;
 
 	if (devcd && (r = gpurobust_devcd_read(devcd, &dump, &dump_len))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, devcd, strerror(-r));
+		if (r == -ENOENT || r == -ENODEV)
+			fprintf(stderr, "%s: %s vanished before it was read (freed by another "
+				"reader, or its 5 minutes passed): nothing stored\n", prog, devcd);
+		else
+			fprintf(stderr, "%s: %s: %s\n", prog, devcd, strerror(-r));
 		return r;
 	}
-	r = grb_kmsg_hang_context(kmsg, &log, &log_len);
+	r = grb_kmsg_hang_context(o->kmsg, &log, &log_len);
 	if (r)
-		fprintf(stderr, "%s: no kernel log context (%s): %s\n", prog, kmsg,
+		fprintf(stderr, "%s: no kernel log context (%s): %s\n", prog, o->kmsg,
 			strerror(-r));
 	if (!dump && !log) {
 		fprintf(stderr, "%s: a reset without a dump or a kernel log is not stored\n",
@@ -143,27 +197,53 @@ int crash_collect(struct gpurobust_store *store, const char *kmsg, bool clear,
 		return -ENODATA;
 	}
 	r = gpurobust_crash_analyze(dump, dump_len, log, log_len, NULL, &crash);
-	if (!r) {
-		se = (struct gpurobust_store_event){
-			.report = crash->report, .dump = dump, .dump_len = dump_len,
-			.dmesg = log, .dmesg_len = log_len, .seen = time(NULL),
-		};
-		r = gpurobust_store_record(store, &se, &id);
-	}
-	if (r == -ENODATA) {
+	if (r && dump && r != -ENOMEM && r != -ENODATA) {
+		/* an amdgpu dump (the caller checked its driver) that the
+		 * parsers reject: keep it rather than lose it in 5 minutes.
+		 * One with nothing amdgpu in it at all is not stored: it would
+		 * share a bucket with every stray file (it stays in sysfs). */
+		fprintf(stderr, "%s: %s does not parse (%s): stored as it is\n", prog,
+			devcd, strerror(-r));
+		unreadable_report(&unreadable, r);
+		report = &unreadable;
+	} else if (r == -ENODATA) {
 		fprintf(stderr, "%s: %s: nothing amdgpu to report, not stored\n", prog,
 			devcd ? devcd : "the reset");
+		goto out;
 	} else if (r) {
+		fprintf(stderr, "%s: cannot build the report: %s\n", prog, strerror(-r));
+		goto out;
+	} else {
+		report = crash->report;
+		if (report->n_diags || report->truncated)
+			fprintf(stderr, "%s: %s is damaged (%zu problem%s%s): stored as read\n",
+				prog, devcd ? devcd : "the dump", report->n_diags,
+				report->n_diags == 1 ? "" : "s", report->truncated ? ", cut short" : "");
+	}
+	se = (struct gpurobust_store_event){
+		.report = report, .dump = dump, .dump_len = dump_len,
+		.dmesg = log, .dmesg_len = log_len, .seen = time(NULL),
+	};
+	se.owner_known = process_owner(o->proc, report->pid, report->process, &se.uid,
+				       &se.gid);
+	r = gpurobust_store_record(store, &se, &stored);
+	if (r) {
+		/* the dump stays in sysfs for another try */
 		fprintf(stderr, "%s: cannot store %s: %s\n", prog, devcd ? devcd : "the reset",
 			strerror(-r));
-	} else {
-		gpurobust_text_escape(title, sizeof(title), crash->report->title);
-		printf("stored event %lld in bucket %016llx: %s\n", (long long)id,
-		       (unsigned long long)crash->report->signature, title);
-		fflush(stdout);
-		if (devcd && clear && (r = gpurobust_devcd_clear(devcd)))
-			fprintf(stderr, "%s: cannot clear %s: %s\n", prog, devcd, strerror(-r));
+		goto out;
 	}
+	print_stored(&stored);
+	if (*stored.not_kept)
+		fprintf(stderr, "%s: event %lld stored without its files: %s\n", prog,
+			(long long)stored.id, stored.not_kept);
+	if (o->journal && (r = crash_journal_log(report, &stored, o->store_dir, devcd)))
+		fprintf(stderr, "%s: no journal entry for event %lld: %s\n", prog,
+			(long long)stored.id, strerror(-r));
+	r = 0;
+	if (devcd && o->clear && (r = gpurobust_devcd_clear(devcd)))
+		fprintf(stderr, "%s: cannot clear %s: %s\n", prog, devcd, strerror(-r));
+out:
 	gpurobust_crash_free(crash);
 	free(dump);
 	free(log);

@@ -25,15 +25,26 @@ int crash_read_file(const char *path, char **text, size_t *len);
 int crash_load(const char *dump_path, const char *log_path, const char *meta_path,
 	       const char *prog, struct gpurobust_crash **out);
 
-/* Open the crash store at @dir, making its parent owner-only first when it
- * does not exist. Errors are printed with @prog. Return: 0 or -errno. */
+/* Open the crash store at @dir, making its parent first when it does not
+ * exist. Errors are printed with @prog. Return: 0 or -errno. */
 int crash_store_open(const char *dir, const char *prog, struct gpurobust_store **out);
 
+/* How crash_collect() stores a hang. */
+struct crash_collect_opts {
+	const char *store_dir;	/* the store's directory, named in the journal */
+	const char *kmsg;	/* the kernel log to take the hang's context from */
+	const char *proc;	/* where the guilty process's owner is looked up */
+	bool clear;		/* free the devcoredump once it is stored */
+	bool journal;		/* one journal entry per stored crash */
+};
+
 /* Store one hang: the devcoredump at @devcd (NULL: a reset without one)
- * with the kernel log's hang context from @kmsg, then free the dump when
- * @clear. Prints one line about what was stored, errors with @prog.
- * Return: 0, -ENODATA when there is nothing amdgpu to store, or -errno. */
-int crash_collect(struct gpurobust_store *store, const char *kmsg, bool clear,
+ * with the kernel log's hang context, owned by the guilty process's user
+ * when it still runs. A dump that does not parse is kept as it is. Prints
+ * one line about what was stored; errors, with @prog, go to stderr (the
+ * journal, under systemd). Return: 0, -ENODATA when there is nothing
+ * amdgpu to store, or -errno (the dump is then left in sysfs). */
+int crash_collect(struct gpurobust_store *store, const struct crash_collect_opts *opts,
 		  const char *devcd, const char *prog);
 
 #endif

@@ -9,7 +9,6 @@
  * the dump alone when the pool mirrored its scopes into them, else with the
  * metadata the process saved (--meta).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -24,6 +23,7 @@
 
 #include "commands.h"
 #include "crash-common.h"
+#include "stored.h"
 
 struct report_args {
 	const char *file, *dmesg, *meta, *sysfs, *store, *device;
@@ -67,31 +67,21 @@ static int latest_in_sysfs(const char *sysfs, const char *device, char *path, si
 	return best < 0 ? -ENOENT : 0;
 }
 
-/* The newest dump file in the store: names start with the Unix time. */
-static int latest_in_store(const char *store, char *path, size_t size)
+/* The report of the newest stored crash that kept its dump. */
+static int latest_in_store(const char *store, struct gpurobust_crash **crash)
 {
-	char dir[PATH_MAX], best[NAME_MAX + 1] = "";
-	struct dirent *de;
-	DIR *d;
+	struct gpurobust_stored_crash *list;
+	size_t n;
+	int r = gpurobust_store_entries(store, &list, &n, NULL);
 
-	snprintf(dir, sizeof(dir), "%s/dumps", store);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		const char *ext = strrchr(de->d_name, '.');
-
-		if (!ext || strcmp(ext, ".devcoredump"))
-			continue;
-		/* equal-width time stamps compare as strings */
-		if (!best[0] || strlen(de->d_name) > strlen(best) ||
-		    (strlen(de->d_name) == strlen(best) && strcmp(de->d_name, best) > 0))
-			snprintf(best, sizeof(best), "%s", de->d_name);
-	}
-	closedir(d);
-	if (!best[0])
-		return -ENOENT;
-	return snprintf(path, size, "%s/%s", dir, best) < (int)size ? 0 : -ENAMETOOLONG;
+	if (r)
+		return r;
+	r = -ENOENT;
+	while (n-- && r == -ENOENT)
+		if (list[n].dump_present)
+			r = stored_crash_load(store, &list[n], crash);
+	free(list);
+	return r;
 }
 
 static int parse_args(int argc, char **argv, struct report_args *a)
@@ -146,17 +136,18 @@ int cmd_report(int argc, char **argv)
 		return r > 0 ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
 	if (a.latest) {
 		r = latest_in_sysfs(a.sysfs, a.device, latest, sizeof(latest));
-		/* the store does not record the device */
-		if (r && !a.device)
-			r = latest_in_store(a.store, latest, sizeof(latest));
+		a.file = r ? NULL : latest;
+		/* the store's latest, when sysfs has none (it does not match
+		 * stored crashes by DRM node) */
+		if (r && !a.device && !a.dmesg && !a.meta)
+			r = latest_in_store(a.store, &crash);
 		if (r) {
 			fprintf(stderr, "gpurobust report: no amdgpu devcoredump in %s/class/devcoredump "
-				"or %s/dumps\n", a.sysfs, a.store);
+				"or in the store %s\n", a.sysfs, a.store);
 			return GPUROBUST_EXIT_FAILURE;
 		}
-		a.file = latest;
 	}
-	r = crash_load(a.file, a.dmesg, a.meta, "gpurobust report", &crash);
+	r = a.file || !a.latest ? crash_load(a.file, a.dmesg, a.meta, "gpurobust report", &crash) : 0;
 	if (r)
 		return r == -ENODATA ? GPUROBUST_EXIT_NOTHING : GPUROBUST_EXIT_FAILURE;
 	if (a.json) {

@@ -23,8 +23,8 @@
 
 struct watch {
 	struct gpurobust_store *store;
-	const char *sysfs, *kmsg;
-	bool clear;
+	const char *sysfs;
+	struct crash_collect_opts collect;
 	/* devcdN numbers are never reused within a boot: remember them */
 	long *seen;
 	size_t n_seen, cap_seen;
@@ -75,7 +75,7 @@ static bool seen_before(struct watch *w, const char *devcd)
  * every other stray file. */
 static int collect(struct watch *w, const char *devcd)
 {
-	return crash_collect(w->store, w->kmsg, w->clear, devcd, "gpurobust watch");
+	return crash_collect(w->store, &w->collect, devcd, "gpurobust watch");
 }
 
 /* Collect every amdgpu dump not collected yet. Return: how many. */
@@ -158,7 +158,8 @@ int cmd_watch(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct watch w = { .sysfs = "/sys", .kmsg = "/dev/kmsg" };
+	struct watch w = { .sysfs = "/sys",
+			   .collect = { .kmsg = "/dev/kmsg", .proc = "/proc" } };
 	const char *store = GPUROBUST_STORE_DIR;
 	bool once = false;
 	int c, r;
@@ -168,8 +169,8 @@ int cmd_watch(int argc, char **argv)
 		switch (c) {
 		case 'S': store = optarg; break;
 		case 's': w.sysfs = optarg; break;
-		case 'k': w.kmsg = optarg; break;
-		case 'c': w.clear = true; break;
+		case 'k': w.collect.kmsg = optarg; break;
+		case 'c': w.collect.clear = true; break;
 		case 'o': once = true; break;
 		case 'h':
 		default:
@@ -184,6 +185,7 @@ int cmd_watch(int argc, char **argv)
 	}
 	if (optind < argc)
 		return GPUROBUST_EXIT_USAGE;
+	w.collect.store_dir = store;
 	if (crash_store_open(store, "gpurobust watch", &w.store))
 		return GPUROBUST_EXIT_FAILURE;
 	signal(SIGINT, on_signal);

@@ -10,13 +10,16 @@
  *   clear it (the kernel deletes it after 5 minutes anyway);
  * - a watcher on libudev for new devcoredumps and for the DRM "device
  *   wedged" uevent that amdgpu sends after a reset (Linux 6.14+);
- * - a store: a root-only directory holding every dump with its kernel log
- *   context, and a SQLite database of buckets (signature, first and last
- *   seen, count, process). Many writers may record at once; none is lost.
+ * - a store: a directory holding every dump with its kernel log context
+ *   (zstd-compressed, readable by root and the crashed process's owner), an
+ *   entry file per crash, and a root-only SQLite database of buckets
+ *   (signature, first and last seen, count, process). Many writers may
+ *   record at once; none is lost.
  */
 #ifndef GPUROBUST_COLLECTOR_H
 #define GPUROBUST_COLLECTOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -117,22 +120,55 @@ struct gpurobust_store_event {
 	const char *dmesg;			/* kernel log context, or NULL */
 	size_t dmesg_len;
 	int64_t seen;				/* Unix time */
+	/* The guilty process's owner, when the collector could tell: its
+	 * user may read the crash (files get the owner's group, 0640). */
+	bool owner_known;
+	uint32_t uid, gid;
 };
+
+/* What a store keeps of each crash, as collect.conf says
+ * (Documentation/collector.md). Every crash is counted in its bucket and
+ * gets an entry whatever this says; the policy is about the files. */
+struct gpurobust_store_policy {
+	bool keep_files;	/* the dump and log (Storage=external); false: none */
+	bool compress;		/* with zstd (Compress=) */
+	uint64_t dump_size_max;	/* a larger dump is not kept (DumpSizeMax=); 0: any */
+	uint64_t max_use;	/* the files' total, oldest removed first (MaxUse=); 0: any */
+	uint64_t keep_free;	/* space left free on the file system (KeepFree=); 0: none */
+};
+
+/**
+ * gpurobust_store_set_policy() - choose what gpurobust_store_record() keeps
+ * @store: the store
+ * @policy: copied; a store opens with keep_files and compress set, no limits
+ */
+void gpurobust_store_set_policy(struct gpurobust_store *store,
+				const struct gpurobust_store_policy *policy);
 
 /**
  * gpurobust_store_record() - save the files and count the event in its bucket
  * @store: the store
  * @ev: the event
- * @id: the event's row id, or NULL
+ * @crash: its entry as stored (with the event's row id), or NULL
+ *
+ * Writes the dump and the log (as the policy says), an entry file that
+ * gpurobust_store_entries() lists, and the bucket row. When the file system
+ * is full, the oldest crashes' files make room first; when there is still
+ * none, the crash is recorded without its files and its entry says so.
+ * Afterwards the older crashes' files are removed, oldest first, until
+ * MaxUse and KeepFree hold (this crash's own files stay).
  *
  * Safe to call from many threads and processes at once, each with its own
  * store handle: writers queue on SQLite's lock for up to 30 s.
  *
- * Return: 0, -EINVAL, -errno of writing the files, -EBUSY when the lock
- * stayed taken, -EIO for other SQLite errors.
+ * Return: 0, -EINVAL, -errno of writing the entry (-ENOSPC when there is
+ * no room even for it), -EBUSY when the lock stayed taken, -EIO for other
+ * SQLite errors. On failure nothing of the crash is left in the store.
  */
+struct gpurobust_stored_crash;
 int gpurobust_store_record(struct gpurobust_store *store,
-			   const struct gpurobust_store_event *ev, int64_t *id);
+			   const struct gpurobust_store_event *ev,
+			   struct gpurobust_stored_crash *crash);
 
 struct gpurobust_bucket {
 	char signature[17];	/* 16 hex digits */
@@ -150,6 +186,59 @@ int gpurobust_store_buckets(struct gpurobust_store *store,
 
 /* The number of events stored. Return: 0, -EIO. */
 int gpurobust_store_count(struct gpurobust_store *store, uint64_t *events);
+
+/* ---- stored crashes, as their owners list them -------------------------- */
+
+/* One crash's entry file (dumps/NAME.json): what `gpurobust list` shows.
+ * Readable by root and by the group of the process's owner, so a user lists
+ * their own crashes without the database. */
+struct gpurobust_stored_crash {
+	char name[64];			/* <seen>-<signature>-XXXXXX */
+	int64_t id;			/* the event's row in the database */
+	int64_t seen;
+	int32_t pid;
+	bool owner_known;
+	uint32_t uid, gid;
+	char process[32];
+	char signature[17];
+	char title[256];
+	char recovery[32], outcome[32];
+	char device[32];
+	char doing[256];		/* the breadcrumb path, "" without */
+	char dump_file[96];		/* in dumps/; "" when not kept */
+	char dmesg_file[96];
+	uint64_t dump_size;		/* uncompressed */
+	char not_kept[64];		/* why there are no files, "" when there are */
+	bool dump_present;		/* the dump file exists now */
+};
+
+/**
+ * gpurobust_store_entries() - the crashes whose entries the caller may read
+ * @dir: the store directory (no database access: any user may call this)
+ * @out: array to free(), oldest first
+ * @n: its length
+ * @hidden: entries the caller may not read (another user's), or NULL
+ *
+ * Entries being written, and files that are not entries, are skipped; an
+ * entry that does not parse counts as hidden.
+ *
+ * Return: 0, -errno of opening dumps/, -ENOMEM.
+ */
+int gpurobust_store_entries(const char *dir, struct gpurobust_stored_crash **out, size_t *n,
+			    size_t *hidden);
+
+/**
+ * gpurobust_store_read_file() - a stored file's contents, decompressed
+ * @dir: the store directory
+ * @file: a gpurobust_stored_crash dump_file or dmesg_file
+ * @data: NUL-terminated contents to free()
+ * @len: their length without the NUL
+ *
+ * Return: 0, -EINVAL for a name with a '/', -errno of open() (-EACCES for
+ * another user's crash), -EBADMSG for a corrupt zstd frame, -EFBIG beyond
+ * 1 GiB, -ENOMEM.
+ */
+int gpurobust_store_read_file(const char *dir, const char *file, char **data, size_t *len);
 
 #ifdef __cplusplus
 }

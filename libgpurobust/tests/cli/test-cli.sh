@@ -59,7 +59,7 @@ has_amdgpu() {
 	return 1
 }
 
-echo "1..11"
+echo "1..15"
 
 if has_amdgpu; then
 	run "status on an amdgpu machine exits 0" 0 status &&
@@ -113,6 +113,31 @@ run "L13 classify: a non-robust context reaches the policy" 0 \
 
 run "classify rejects evidence it cannot parse" 2 classify query2:NOPE &&
 	check "the message quotes the evidence" grep -q "cannot parse evidence 'query2:NOPE'" "$tmp/err"
+
+# collect.conf: the file, then its drop-ins in name order, later winning;
+# a typo is named and ignored, never fatal.
+mkdir -p "$tmp/etc/collect.conf.d"
+printf '[Collect]\nStorage=none\nMaxUse=2G\nKeepFree=500M\n' > "$tmp/etc/collect.conf"
+printf '[Collect]\nStorage=external\nCompress=off\n' > "$tmp/etc/collect.conf.d/10-keep.conf"
+printf '[Collect]\nDumpSizeMax=64K\nMaxUze=1G\nKeepFree=lots\n' > "$tmp/etc/collect.conf.d/20-typo.conf"
+printf '[Collect]\nStorage=none\n' > "$tmp/etc/collect.conf.d/30-skipped.conf.disabled"
+run "collect --show-config reads collect.conf and its drop-ins" 0 \
+	collect --config-dir "$tmp/etc" --show-config &&
+	check "drop-ins override in name order; DumpSizeMax in bytes" \
+		sh -c "printf '[Collect]\nStorage=external\nCompress=no\nDumpSizeMax=65536\nMaxUse=2147483648\nKeepFree=524288000\n' |
+			cmp -s - '$tmp/out'"
+run "a typo in collect.conf is no failure" 0 collect --config-dir "$tmp/etc" --show-config &&
+	check "the unknown key and the bad value are named with file and line" \
+		sh -c "grep -q '20-typo.conf:3: unknown setting MaxUze, ignored' '$tmp/err' &&
+			grep -q '20-typo.conf:4: bad value for KeepFree, ignored' '$tmp/err'"
+run "no collect.conf: the defaults" 0 collect --config-dir "$tmp/nowhere" --show-config &&
+	check "the defaults: external, zstd, 1 GiB, MaxUse and KeepFree as coredump.conf's" \
+		sh -c "grep -qx 'DumpSizeMax=1073741824' '$tmp/out' &&
+			grep -qx 'MaxUse=(10% of the file system)' '$tmp/out' &&
+			grep -qx 'KeepFree=(15% of the file system)' '$tmp/out'"
+run "list with no store at all says none was collected" 0 list --store "$tmp/nowhere" &&
+	check "list: the message, nothing on stdout" \
+		sh -c "[ ! -s '$tmp/out' ] && grep -qx 'No GPU crashes found (none collected yet).' '$tmp/err'"
 
 run "an unknown command exits 2" 2 frobnicate &&
 	check "the message names the command" grep -q "unknown command 'frobnicate'" "$tmp/err"

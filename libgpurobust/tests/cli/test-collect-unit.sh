@@ -5,8 +5,9 @@
 #  1. systemd-analyze's offline security review of gpurobust-collect@.service
 #     scores at most 2.0 ("OK");
 #  2. the unit has the hardening the review does not weigh but the collector
-#     relies on: owner-only store (StateDirectoryMode=0700, UMask=0077), no
-#     network, only CAP_SYSLOG;
+#     relies on: a store others cannot write to whose files start private
+#     (StateDirectoryMode=0755, UMask=0077), no network, only CAP_SYSLOG and
+#     CAP_CHOWN;
 #  3. the rule starts the unit for every devcoredump udev adds, by name.
 # A systemd-analyze without --offline (before systemd 250) is a skip.
 #
@@ -29,12 +30,12 @@ else
 	fi
 fi
 missing=
-for setting in StateDirectoryMode=0700 UMask=0077 PrivateNetwork=yes \
-	CapabilityBoundingSet=CAP_SYSLOG NoNewPrivileges=yes ProtectSystem=strict; do
+for setting in StateDirectoryMode=0755 UMask=0077 PrivateNetwork=yes \
+	'CapabilityBoundingSet=CAP_SYSLOG CAP_CHOWN' NoNewPrivileges=yes ProtectSystem=strict; do
 	grep -qx "$setting" "$unit" || missing="$missing $setting"
 done
 if [ -z "$missing" ]; then
-	echo "ok 2 - the unit keeps the store owner-only, off the network, with CAP_SYSLOG only"
+	echo "ok 2 - the unit keeps its files private, off the network, with CAP_SYSLOG and CAP_CHOWN only"
 else
 	echo "not ok 2 - the unit lacks:$missing"
 fi

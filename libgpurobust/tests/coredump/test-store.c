@@ -2,8 +2,9 @@
 // Copyright © 2026 The gpurobust authors
 /*
  * The crash store: a burst of events from many processes at once is stored
- * N of N and grouped into the expected buckets; the schema migrates and
- * refuses a newer one; the directory is owner-only.
+ * N of N and grouped into the expected buckets, each with its files and its
+ * entry; the schema migrates and refuses a newer one; the database is
+ * owner-only and a directory others may write to is refused.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -91,13 +92,14 @@ static int writer(const char *dir, int w)
 static void test_burst_stores_n_of_n_in_expected_buckets(void **state)
 {
 	char *dir = make_dir();
+	struct gpurobust_stored_crash *c;
 	struct gpurobust_bucket *b;
 	struct gpurobust_store *s;
 	pid_t pids[WRITERS];
 	uint64_t events;
-	size_t n, files = 0;
+	size_t n, files = 0, hidden, len;
 	FILE *ls;
-	char cmd[512], line[64];
+	char cmd[512], line[64], *data, *ids;
 
 	(void)state;
 	/* create the schema in every writer at once too: the migration must
@@ -127,14 +129,33 @@ static void test_burst_stores_n_of_n_in_expected_buckets(void **state)
 		assert_true(b[i].last_seen >= 1700000000 + (WRITERS - 1) * 1000);
 		assert_int_equal(strlen(b[i].signature), 16);
 	}
-	/* every event's dump and log were saved */
+	/* every event's dump, log and entry were saved, and nothing else */
 	snprintf(cmd, sizeof(cmd), "ls '%s/dumps' | wc -l", dir);
 	ls = popen(cmd, "r");
 	assert_non_null(ls);
 	assert_non_null(fgets(line, sizeof(line), ls));
 	files = strtoul(line, NULL, 10);
 	pclose(ls);
-	assert_int_equal(files, 2 * WRITERS * PER_WRITER);
+	assert_int_equal(files, 3 * WRITERS * PER_WRITER);
+	assert_int_equal(gpurobust_store_entries(dir, &c, &n, &hidden), 0);
+	assert_int_equal(n, WRITERS * PER_WRITER);
+	assert_int_equal(hidden, 0);
+	ids = calloc(n + 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(c[i].id >= 1 && c[i].id <= (int64_t)n);
+		assert_false(ids[c[i].id]);
+		ids[c[i].id] = 1;
+		assert_true(c[i].dump_present);
+		assert_string_equal(c[i].not_kept, "");
+		assert_true(i == 0 || c[i - 1].seen <= c[i].seen);
+	}
+	/* a dump comes back as it went in, through zstd */
+	assert_int_equal(gpurobust_store_read_file(dir, c[0].dump_file, &data, &len), 0);
+	assert_int_equal(len, c[0].dump_size);
+	assert_non_null(strstr(data, "AMDGPU Device Coredump"));
+	free(data);
+	free(ids);
+	free(c);
 	free(b);
 	gpurobust_store_close(s);
 	remove_dir(dir);
@@ -227,20 +248,30 @@ static void test_schema_migrates_and_refuses_newer(void **state)
 	free(dir);
 }
 
-/* The store directory is created 0700 and refused when others can read it. */
-static void test_store_dir_is_owner_only(void **state)
+/* The database is the owner's alone; the directories others may read, but
+ * one they may write to is refused. */
+static void test_store_refuses_writable_dirs(void **state)
 {
-	char *dir = make_dir(), sub[512];
+	char *dir = make_dir(), sub[512], path[600];
 	struct gpurobust_store *s;
 	struct stat st;
 
 	(void)state;
+	umask(0);
 	snprintf(sub, sizeof(sub), "%s/new", dir);
 	assert_int_equal(gpurobust_store_open(sub, &s), 0);
 	gpurobust_store_close(s);
+	umask(022);
 	assert_int_equal(stat(sub, &st), 0);
-	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(st.st_mode & 0777, 0755);
+	snprintf(path, sizeof(path), "%s/store.db", sub);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(chmod(sub, 0775), 0);
+	assert_int_equal(gpurobust_store_open(sub, &s), -EPERM);
 	assert_int_equal(chmod(sub, 0755), 0);
+	snprintf(path, sizeof(path), "%s/dumps", sub);
+	assert_int_equal(chmod(path, 0777), 0);
 	assert_int_equal(gpurobust_store_open(sub, &s), -EPERM);
 	assert_int_equal(gpurobust_store_open(NULL, &s), -EINVAL);
 	remove_dir(dir);
@@ -253,7 +284,7 @@ int main(void)
 		cmocka_unit_test(test_burst_stores_n_of_n_in_expected_buckets),
 		cmocka_unit_test(test_burst_from_threads_stores_n_of_n),
 		cmocka_unit_test(test_schema_migrates_and_refuses_newer),
-		cmocka_unit_test(test_store_dir_is_owner_only),
+		cmocka_unit_test(test_store_refuses_writable_dirs),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, NULL, NULL);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright © 2026 The gpurobust authors
 /*
- * The crash store: a root-only directory with every dump and its kernel log
- * context as files, and a SQLite database that counts events per bucket.
+ * The crash store: a directory with every dump and its kernel log context
+ * as files (store-files.c), and a root-only SQLite database that counts
+ * events per bucket.
  *
  * Schema changes are migrations: migrations[i] turns schema i into i + 1,
  * and PRAGMA user_version records the schema a database has. Opening runs
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -29,6 +31,7 @@
 #include <gpurobust/collector.h>
 
 #include "common/export.h"
+#include "store-files.h"
 
 #define BUSY_TIMEOUT_MS		30000
 
@@ -59,14 +62,22 @@ static const char *const migrations[GPUROBUST_STORE_SCHEMA] = {
 struct gpurobust_store {
 	sqlite3 *db;
 	char dir[PATH_MAX];
+	char dumps[PATH_MAX];
+	struct gpurobust_store_policy policy;
 };
 
-static int sql_err(int rc)
+/* An SQLite result code as -errno. I/O errors carry the system's errno
+ * (a full disk is -ENOSPC, however SQLite classed it). */
+static int sql_err(sqlite3 *db, int rc)
 {
+	int sys = db ? sqlite3_system_errno(db) : 0;
+
 	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
 		return -EBUSY;
 	if (rc == SQLITE_NOMEM)
 		return -ENOMEM;
+	if (rc == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+		return -ENOSPC;
 	return -EIO;
 }
 
@@ -74,7 +85,7 @@ static int exec(sqlite3 *db, const char *sql)
 {
 	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 
-	return rc == SQLITE_OK ? 0 : sql_err(rc);
+	return rc == SQLITE_OK ? 0 : sql_err(db, rc);
 }
 
 /* The one integer a query like "PRAGMA user_version" returns. */
@@ -84,12 +95,12 @@ static int query_int64(sqlite3 *db, const char *sql, int64_t *out)
 	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 
 	if (rc != SQLITE_OK)
-		return sql_err(rc);
+		return sql_err(db, rc);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : sql_err(rc);
+	return rc == SQLITE_ROW ? 0 : sql_err(db, rc);
 }
 
 /* Bring the schema up to GPUROBUST_STORE_SCHEMA, one step per transaction.
@@ -131,32 +142,55 @@ int gpurobust_store_open(const char *dir, struct gpurobust_store **out)
 	struct gpurobust_store *s;
 	char path[PATH_MAX];
 	struct stat st;
-	int r;
+	int fd, r;
 
 	if (!dir || !out)
 		return -EINVAL;
 	*out = NULL;
-	if (mkdir(dir, 0700) && errno != EEXIST)
+	/* room below it for dumps/ and a crash's file names */
+	if (strlen(dir) > PATH_MAX - 256)
+		return -ENAMETOOLONG;
+	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
 	if (stat(dir, &st))
 		return -errno;
-	/* dumps may hold a process's GPU memory: owner only */
-	if (!S_ISDIR(st.st_mode) || (st.st_mode & 0077))
+	/* Each file guards itself (the database is the owner's, a crash's
+	 * files its process owner's group's); a directory others may write
+	 * to would let them replace any of it. */
+	if (!S_ISDIR(st.st_mode) || (st.st_mode & 0022))
 		return -EPERM;
 	snprintf(path, sizeof(path), "%s/dumps", dir);
-	if (mkdir(path, 0700) && errno != EEXIST)
+	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || (st.st_mode & 0022))
+		return -EPERM;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	snprintf(s->dumps, sizeof(s->dumps), "%s", path);
+	s->policy = (struct gpurobust_store_policy){ .keep_files = true, .compress = true };
 	snprintf(path, sizeof(path), "%s/store.db", dir);
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-		gpurobust_store_close(s);
-		return -EIO;
+	/* created 0600 whatever the umask; SQLite gives its journal files the
+	 * database's mode */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || fchmod(fd, 0600)) {
+		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		free(s);
+		return r;
 	}
-	chmod(path, 0600);
+	close(fd);
+	r = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_FULLMUTEX, NULL);
+	if (r != SQLITE_OK) {
+		r = sql_err(s->db, r);
+		gpurobust_store_close(s);
+		return r;
+	}
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	/* Processes that open a new store at once all switch it to WAL, and
 	 * SQLite fails a switch that races another with SQLITE_BUSY at once,
@@ -187,40 +221,6 @@ void gpurobust_store_close(struct gpurobust_store *s)
 		return;
 	sqlite3_close(s->db);
 	free(s);
-}
-
-/* Write @len bytes to a new file dumps/<seen>-<signature>-XXXXXX.<ext>. */
-static int save_file(const struct gpurobust_store *s, int64_t seen, uint64_t signature,
-		     const char *ext, const char *data, size_t len, char *path, size_t size)
-{
-	int fd, suffix = (int)strlen(ext) + 1;
-
-	if (snprintf(path, size, "%s/dumps/%" PRId64 "-%016" PRIx64 "-XXXXXX.%s", s->dir, seen,
-		     signature, ext) >= (int)size)
-		return -ENAMETOOLONG;
-	fd = mkostemps(path, suffix, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len) {
-		ssize_t w = write(fd, data, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			int err = -errno;
-
-			close(fd);
-			unlink(path);
-			return err;
-		}
-		data += w;
-		len -= (size_t)w;
-	}
-	if (fsync(fd) || close(fd)) {
-		unlink(path);
-		return -EIO;
-	}
-	return 0;
 }
 
 static int bind_text(sqlite3_stmt *st, int i, const char *v)
@@ -257,7 +257,7 @@ static int insert(struct gpurobust_store *s, const struct gpurobust_store_event 
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return sql_err(rc);
+		return sql_err(s->db, rc);
 
 	rc = sqlite3_prepare_v2(s->db, add_event, -1, &st, NULL);
 	if (rc == SQLITE_OK) {
@@ -275,52 +275,267 @@ static int insert(struct gpurobust_store *s, const struct gpurobust_store_event 
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return sql_err(rc);
+		return sql_err(s->db, rc);
 	if (id)
 		*id = sqlite3_last_insert_rowid(s->db);
 	return 0;
 }
 
+/* @file's path in dumps/. Names are short and the store's directory was
+ * checked at open, so this never truncates; the check keeps it so. */
+static char *path_in(const struct gpurobust_store *s, const char *file, char *buf)
+{
+	if (snprintf(buf, PATH_MAX, "%s/%s", s->dumps, file) >= PATH_MAX)
+		*buf = '\0';
+	return buf;
+}
+
+GPUROBUST_EXPORT
+void gpurobust_store_set_policy(struct gpurobust_store *s, const struct gpurobust_store_policy *p)
+{
+	if (s && p)
+		s->policy = *p;
+}
+
+static uint64_t free_bytes(const struct gpurobust_store *s)
+{
+	struct statvfs sv;
+
+	return statvfs(s->dumps, &sv) ? UINT64_MAX : (uint64_t)sv.f_bavail * sv.f_frsize;
+}
+
+/* Which limit the files break now, or NULL. */
+static const char *broken_limit(const struct gpurobust_store *s)
+{
+	const struct gpurobust_store_policy *p = &s->policy;
+	uint64_t used;
+
+	if (p->max_use && !grb_store_usage(s->dumps, &used) && used > p->max_use)
+		return "removed: MaxUse";
+	if (p->keep_free && free_bytes(s) < p->keep_free)
+		return "removed: KeepFree";
+	return NULL;
+}
+
+static int forget_files(struct gpurobust_store *s, int64_t id)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "UPDATE events SET dump_path = NULL,"
+				    " dmesg_path = NULL WHERE id = ?1", -1, &st, NULL);
+
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_err(s->db, rc);
+}
+
+/* Remove the files of the oldest crash that has any, other than @keep's.
+ * Its entry and its row stay, and say @why: the crash is still counted.
+ * Return: 1 when files were removed, 0 when no crash has any left, -errno. */
+static int remove_oldest_files(struct gpurobust_store *s, const char *keep, const char *why)
+{
+	struct gpurobust_stored_crash *list, *c = NULL;
+	char path[PATH_MAX];
+	size_t n;
+	int r = gpurobust_store_entries(s->dir, &list, &n, NULL);
+
+	if (r)
+		return r;
+	for (size_t i = 0; i < n && !c; i++)
+		if ((*list[i].dump_file || *list[i].dmesg_file) && strcmp(list[i].name, keep))
+			c = &list[i];
+	if (!c) {
+		free(list);
+		return 0;
+	}
+	if (*c->dump_file)
+		unlink(path_in(s, c->dump_file, path));
+	if (*c->dmesg_file)
+		unlink(path_in(s, c->dmesg_file, path));
+	*c->dump_file = *c->dmesg_file = '\0';
+	snprintf(c->not_kept, sizeof(c->not_kept), "%s", why);
+	r = grb_store_write_entry(s->dumps, c);
+	if (!r)
+		r = forget_files(s, c->id);
+	free(list);
+	return r ? r : 1;
+}
+
+/* Remove the oldest crashes' files until the limits hold; @keep's stay. */
+static void apply_limits(struct gpurobust_store *s, const char *keep)
+{
+	const char *why;
+
+	while ((why = broken_limit(s)) && remove_oldest_files(s, keep, why) > 0)
+		;
+}
+
+/* Keep one file of crash @c, as "<name>.<ext>[.zst]", when the policy
+ * says so. A full file system first costs the oldest crashes their files;
+ * when that is not enough the crash goes without, and says so. Return: 0
+ * (with @file set, or "" when not kept), or -errno of writing. */
+static int keep_file(struct gpurobust_store *s, struct gpurobust_stored_crash *c,
+		     const char *ext, const char *data, size_t len, char *file, size_t size)
+{
+	char path[PATH_MAX];
+	int r;
+
+	*file = '\0';
+	if (!data)
+		return 0;
+	if (!s->policy.keep_files) {
+		snprintf(c->not_kept, sizeof(c->not_kept), "Storage=none");
+		return 0;
+	}
+	if (!strcmp(ext, "devcoredump") && s->policy.dump_size_max &&
+	    len > s->policy.dump_size_max) {
+		snprintf(c->not_kept, sizeof(c->not_kept), "larger than DumpSizeMax");
+		return 0;
+	}
+	if (snprintf(file, size, "%s.%s%s", c->name, ext,
+		     s->policy.compress ? ".zst" : "") >= (int)size)
+		return -ENAMETOOLONG;
+	path_in(s, file, path);
+	r = grb_store_write_file(path, data, len, s->policy.compress, c);
+	while ((r == -ENOSPC || r == -EDQUOT) &&
+	       remove_oldest_files(s, c->name, "removed: disk full") > 0)
+		r = grb_store_write_file(path, data, len, s->policy.compress, c);
+	if (r == -ENOSPC || r == -EDQUOT) {
+		snprintf(c->not_kept, sizeof(c->not_kept), "no space left");
+		*file = '\0';
+		return 0;
+	}
+	if (r)
+		*file = '\0';
+	return r;
+}
+
+static void unlink_in(const struct gpurobust_store *s, const char *file)
+{
+	char path[PATH_MAX];
+
+	if (*file)
+		unlink(path_in(s, file, path));
+}
+
+/* Reserve the crash's name with an empty entry (listings skip it until it
+ * is written). Return: 0 or -errno. */
+static int reserve_name(struct gpurobust_store *s, struct gpurobust_stored_crash *c)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%" PRId64 "-%s-XXXXXX.json", s->dumps, c->seen,
+		     c->signature) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkostemps(path, strlen(".json"), O_CLOEXEC);
+	while (fd < 0 && (errno == ENOSPC || errno == EDQUOT) &&
+	       remove_oldest_files(s, "", "removed: disk full") > 0)
+		fd = mkostemps(path, strlen(".json"), O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	*strrchr(path, '.') = '\0';
+	snprintf(c->name, sizeof(c->name), "%s", strrchr(path, '/') + 1);
+	return 0;
+}
+
+static void describe(struct gpurobust_stored_crash *c, const struct gpurobust_store_event *ev)
+{
+	const struct gpurobust_report *r = ev->report;
+
+	c->seen = ev->seen;
+	c->pid = r->pid;
+	c->owner_known = ev->owner_known;
+	c->uid = ev->uid;
+	c->gid = ev->gid;
+	snprintf(c->process, sizeof(c->process), "%s", r->process);
+	snprintf(c->signature, sizeof(c->signature), "%016" PRIx64, r->signature);
+	snprintf(c->title, sizeof(c->title), "%s", r->title);
+	snprintf(c->recovery, sizeof(c->recovery), "%s", gpurobust_recovery_type_name(r->type));
+	snprintf(c->outcome, sizeof(c->outcome), "%s",
+		 gpurobust_recovery_outcome_name(r->outcome));
+	if (r->n_hangs)
+		snprintf(c->device, sizeof(c->device), "%s", r->hangs[r->headline].device);
+	snprintf(c->doing, sizeof(c->doing), "%s", r->doing);
+	c->dump_size = ev->dump_len;
+}
+
+/* The row and the entry, in one transaction: a listed entry always has
+ * its row, and a row its entry. */
+static int commit_crash(struct gpurobust_store *s, const struct gpurobust_store_event *ev,
+			struct gpurobust_stored_crash *c)
+{
+	char dump_path[PATH_MAX], dmesg_path[PATH_MAX];
+	int r;
+
+	path_in(s, c->dump_file, dump_path);
+	path_in(s, c->dmesg_file, dmesg_path);
+	r = exec(s->db, "BEGIN IMMEDIATE");
+	if (r)
+		return r;
+	r = insert(s, ev, c->signature, *c->dump_file ? dump_path : NULL,
+		   *c->dmesg_file ? dmesg_path : NULL, &c->id);
+	if (!r) {
+		r = grb_store_write_entry(s->dumps, c);
+		if ((r == -ENOSPC || r == -EDQUOT) &&
+		    remove_oldest_files(s, c->name, "removed: disk full") > 0)
+			r = grb_store_write_entry(s->dumps, c);
+	}
+	r = r ? r : exec(s->db, "COMMIT");
+	if (r)
+		exec(s->db, "ROLLBACK");
+	return r;
+}
+
 GPUROBUST_EXPORT
 int gpurobust_store_record(struct gpurobust_store *s, const struct gpurobust_store_event *ev,
-			   int64_t *id)
+			   struct gpurobust_stored_crash *out)
 {
-	char dump_path[PATH_MAX], dmesg_path[PATH_MAX], sig[17];
-	bool have_dump, have_dmesg;
+	struct gpurobust_stored_crash c = { 0 };
+	char entry[PATH_MAX];
 	int r;
 
 	if (!s || !ev || !ev->report || (!ev->dump && ev->dump_len) ||
 	    (!ev->dmesg && ev->dmesg_len))
 		return -EINVAL;
-	have_dump = ev->dump != NULL;
-	have_dmesg = ev->dmesg != NULL;
-	snprintf(sig, sizeof(sig), "%016" PRIx64, ev->report->signature);
-	/* files first: a row never points at a file that is not there */
-	if (have_dump && (r = save_file(s, ev->seen, ev->report->signature, "devcoredump",
-					ev->dump, ev->dump_len, dump_path, sizeof(dump_path))))
+	describe(&c, ev);
+	r = reserve_name(s, &c);
+	if (r)
 		return r;
-	if (have_dmesg && (r = save_file(s, ev->seen, ev->report->signature, "dmesg",
-					 ev->dmesg, ev->dmesg_len, dmesg_path,
-					 sizeof(dmesg_path)))) {
-		if (have_dump)
-			unlink(dump_path);
-		return r;
-	}
-	r = exec(s->db, "BEGIN IMMEDIATE");
-	if (!r) {
-		r = insert(s, ev, sig, have_dump ? dump_path : NULL,
-			   have_dmesg ? dmesg_path : NULL, id);
-		r = r ? r : exec(s->db, "COMMIT");
-		if (r)
-			exec(s->db, "ROLLBACK");
+	r = keep_file(s, &c, "devcoredump", ev->dump, ev->dump_len, c.dump_file,
+		      sizeof(c.dump_file));
+	if (!r)
+		r = keep_file(s, &c, "dmesg", ev->dmesg, ev->dmesg_len, c.dmesg_file,
+			      sizeof(c.dmesg_file));
+	if (!r)
+		r = commit_crash(s, ev, &c);
+	/* the database needs room too: older crashes' files give it way, and
+	 * then this crash's own, so that it is at least counted */
+	while (r == -ENOSPC && remove_oldest_files(s, c.name, "removed: disk full") > 0)
+		r = commit_crash(s, ev, &c);
+	if (r == -ENOSPC && (*c.dump_file || *c.dmesg_file)) {
+		unlink_in(s, c.dump_file);
+		unlink_in(s, c.dmesg_file);
+		*c.dump_file = *c.dmesg_file = '\0';
+		snprintf(c.not_kept, sizeof(c.not_kept), "no space left");
+		r = commit_crash(s, ev, &c);
 	}
 	if (r) {
-		if (have_dump)
-			unlink(dump_path);
-		if (have_dmesg)
-			unlink(dmesg_path);
+		unlink_in(s, c.dump_file);
+		unlink_in(s, c.dmesg_file);
+		if (snprintf(entry, sizeof(entry), "%s/%s.json", s->dumps, c.name) <
+		    (int)sizeof(entry))
+			unlink(entry);
+		return r;
 	}
-	return r;
+	apply_limits(s, c.name);
+	c.dump_present = *c.dump_file;
+	if (out)
+		*out = c;
+	return 0;
 }
 
 GPUROBUST_EXPORT
@@ -340,7 +555,7 @@ int gpurobust_store_buckets(struct gpurobust_store *s, struct gpurobust_bucket *
 	*n = 0;
 	rc = sqlite3_prepare_v2(s->db, query, -1, &st, NULL);
 	if (rc != SQLITE_OK)
-		return sql_err(rc);
+		return sql_err(s->db, rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gpurobust_bucket *b;
 		const unsigned char *t;
@@ -373,7 +588,7 @@ int gpurobust_store_buckets(struct gpurobust_store *s, struct gpurobust_bucket *
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(list);
-		return sql_err(rc);
+		return sql_err(s->db, rc);
 	}
 	*out = list;
 	*n = count;
