@@ -27,6 +27,7 @@ int cmd_collect(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_wedged(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_group(int argc, char **argv);
 

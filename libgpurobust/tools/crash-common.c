@@ -121,9 +121,7 @@ int crash_store_open(const char *dir, const char *prog, struct gpurobust_store *
 	return r;
 }
 
-/* The owner of process @pid, when it still runs under the name the dump
- * gives it (a pid may be reused once the process is gone). */
-static bool process_owner(const char *proc, int32_t pid, const char *comm, uint32_t *uid,
+bool crash_process_owner(const char *proc, int32_t pid, const char *comm, uint32_t *uid,
 			  uint32_t *gid)
 {
 	char path[PATH_MAX], *status, *line, *save = NULL;
@@ -145,6 +143,20 @@ static bool process_owner(const char *proc, int32_t pid, const char *comm, uint3
 	}
 	free(status);
 	return name_ok && have_uid && have_gid;
+}
+
+/* The PCI address of the device a devcoredump came from (the basename its
+ * failing_device link resolves to), or NULL. */
+static const char *failing_device(const char *devcd, char *buf, size_t size)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *base;
+
+	snprintf(link, sizeof(link), "%s/failing_device", devcd);
+	if (!realpath(link, target))
+		return NULL;
+	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	return snprintf(buf, size, "%s", base) < (int)size ? buf : NULL;
 }
 
 /* A dump the parsers cannot read is still an amdgpu crash: it is kept as
@@ -175,7 +187,7 @@ int crash_collect(struct gpurobust_store *store, const struct crash_collect_opts
 	struct gpurobust_report unreadable, *report;
 	struct gpurobust_stored_crash stored;
 	struct gpurobust_store_event se;
-	char *dump = NULL, *log = NULL;
+	char *dump = NULL, *log = NULL, device[64];
 	size_t dump_len = 0, log_len = 0;
 	int r;
 
@@ -224,8 +236,9 @@ int crash_collect(struct gpurobust_store *store, const struct crash_collect_opts
 		.report = report, .dump = dump, .dump_len = dump_len,
 		.dmesg = log, .dmesg_len = log_len, .seen = time(NULL),
 	};
-	se.owner_known = process_owner(o->proc, report->pid, report->process, &se.uid,
+	se.owner_known = crash_process_owner(o->proc, report->pid, report->process, &se.uid,
 				       &se.gid);
+	se.device = devcd ? failing_device(devcd, device, sizeof(device)) : NULL;
 	r = gpurobust_store_record(store, &se, &stored);
 	if (r) {
 		/* the dump stays in sysfs for another try */

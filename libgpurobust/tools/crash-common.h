@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <gpurobust/collector.h>
 #include <gpurobust/crash.h>
@@ -28,6 +29,11 @@ int crash_load(const char *dump_path, const char *log_path, const char *meta_pat
 /* Open the crash store at @dir, making its parent first when it does not
  * exist. Errors are printed with @prog. Return: 0 or -errno. */
 int crash_store_open(const char *dir, const char *prog, struct gpurobust_store **out);
+
+/* The owner of process @pid under @proc, when it still runs under the name
+ * @comm (a pid is reused once its process is gone). */
+bool crash_process_owner(const char *proc, int32_t pid, const char *comm, uint32_t *uid,
+			 uint32_t *gid);
 
 /* How crash_collect() stores a hang. */
 struct crash_collect_opts {

@@ -16,6 +16,7 @@ static const struct gpurobust_command commands[] = {
 	{ "list", "the stored GPU crashes you may read, like coredumpctl list", cmd_list },
 	{ "info", "one stored crash in full, with its report", cmd_info },
 	{ "dump", "write a stored crash's devcoredump", cmd_dump },
+	{ "wedged", "record a DRM device's WEDGED uevent with the crashes (udev)", cmd_wedged },
 	{ "triage", "list the crash store's buckets, most frequent first", cmd_triage },
 	{ "group", "cluster breadcrumb reports in a directory into root causes", cmd_group },
 	{ NULL, NULL, NULL },

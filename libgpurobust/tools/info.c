@@ -47,6 +47,11 @@ static int show(const struct stored_query *q, const struct gpurobust_stored_cras
 	field("Signature", c->signature);
 	field("Title", c->title);
 	field("Breadcrumbs", c->doing);
+	if (*c->wedged) {
+		snprintf(buf, sizeof(buf), "%s (PID %d, %s)", c->wedged, c->wedged_pid,
+			 c->wedged_task);
+		field("Wedged", buf);
+	}
 	if (c->dump_present)
 		snprintf(storage, sizeof(storage), "%s/dumps/%s (present)", q->store_dir,
 			 c->dump_file);

@@ -58,6 +58,16 @@ static json_object *crash_json(const struct gpurobust_stored_crash *c)
 	json_object_object_add(o, "dump_size", json_object_new_int64((int64_t)c->dump_size));
 	json_object_object_add(o, "not_kept", json_object_new_string(c->not_kept));
 	json_object_object_add(o, "entry", json_object_new_string(c->name));
+	if (*c->wedged) {
+		json_object *w = json_object_new_object();
+
+		json_object_object_add(w, "method", json_object_new_string(c->wedged));
+		json_object_object_add(w, "pid", json_object_new_int(c->wedged_pid));
+		json_object_object_add(w, "task", json_object_new_string(c->wedged_task));
+		json_object_object_add(o, "wedged", w);
+	} else {
+		json_object_object_add(o, "wedged", NULL);
+	}
 	return o;
 }
 

@@ -124,6 +124,9 @@ struct gpurobust_store_event {
 	 * user may read the crash (files get the owner's group, 0640). */
 	bool owner_known;
 	uint32_t uid, gid;
+	/* The failing device (its PCI address), when the caller knows it
+	 * better than the report does; NULL: the report's. */
+	const char *device;
 };
 
 /* What a store keeps of each crash, as collect.conf says
@@ -210,7 +213,38 @@ struct gpurobust_stored_crash {
 	uint64_t dump_size;		/* uncompressed */
 	char not_kept[64];		/* why there are no files, "" when there are */
 	bool dump_present;		/* the dump file exists now */
+	/* The WEDGED uevent of the same hang (gpurobust_store_record_wedged()),
+	 * linked when listed; wedged is "" without one (Linux before 6.14). */
+	char wedged[64];		/* the recovery method: "none", "rebind"... */
+	int32_t wedged_pid;
+	char wedged_task[32];
 };
+
+/* A DRM "device wedged" uevent (drm_dev_wedged_event(), Linux 6.14+), as
+ * udev hands it to `gpurobust wedged`. */
+struct gpurobust_wedged {
+	int64_t seen;			/* Unix time */
+	char device[32];		/* the DRM device's PCI address */
+	char node[32];			/* card0 */
+	char method[64];		/* WEDGED=: "none" after a recovery, "rebind"... */
+	int32_t pid;			/* PID=, 0 when absent */
+	char task[32];			/* TASK= */
+	bool owner_known;		/* the task's owner may read the record */
+	uint32_t uid, gid;
+};
+
+/**
+ * gpurobust_store_record_wedged() - keep a WEDGED uevent beside the crashes
+ * @dir: the store directory
+ * @wedged: the event
+ *
+ * The record is linked to the crash of the same hang when the crashes are
+ * listed (same device, the same pid when both name one, within a minute),
+ * whichever of the two arrived first.
+ *
+ * Return: 0 or -errno.
+ */
+int gpurobust_store_record_wedged(const char *dir, const struct gpurobust_wedged *wedged);
 
 /**
  * gpurobust_store_entries() - the crashes whose entries the caller may read

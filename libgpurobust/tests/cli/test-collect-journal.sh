@@ -14,26 +14,28 @@
 #     the dump is freed;
 #  2. list: root sees the crash; nobody sees it, and not root's crash;
 #  3. info and dump: the report with its breadcrumbs, the dump byte for byte;
-#  4. a dump that vanished before it was read: a journal line, nothing lost;
-#  5. two hangs at once: both stored, both freed;
-#  6. a damaged dump: stored as read, with a journal line;
-#  7. a full disk: the crash is counted and listed without its files, with
+#  4. a WEDGED uevent, run as udev runs the rule's program: a journal entry,
+#     and info shows it with its crash (same device and pid) and no other;
+#  5. a dump that vanished before it was read: a journal line, nothing lost;
+#  6. two hangs at once: both stored, both freed;
+#  7. a damaged dump: stored as read, with a journal line;
+#  8. a full disk: the crash is counted and listed without its files, with
 #     a journal line;
-#  8. a disk with no room even for the entry: the dump stays in sysfs for
+#  9. a disk with no room even for the entry: the dump stays in sysfs for
 #     another try, with a journal line;
-#  9. an empty machine: list says no crash was collected yet.
+# 10. an empty machine: list says no crash was collected yet.
 #
 # usage: test-collect-journal.sh GPUROBUST FIXTURES LABELS_DUMP
 set -u
 if [ "${1:-}" != --inside ]; then
-	echo "1..9"
+	echo "1..10"
 	why=
 	[ "$(id -u)" = 0 ] || why="needs root (a private mount namespace, chown)"
 	[ -z "$why" ] && { [ -x /lib/systemd/systemd-journald ] && command -v journalctl >/dev/null ||
 		why="no systemd-journald (Debian's systemd package)"; }
 	[ -z "$why" ] && { unshare -m true 2>/dev/null || why="unshare -m is not allowed here"; }
 	if [ -n "$why" ]; then
-		for i in 1 2 3 4 5 6 7 8 9; do echo "ok $i # SKIP $why"; done
+		for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # SKIP $why"; done
 		exit 0
 	fi
 	exec unshare -m --propagation private sh "$0" --inside "$@"
@@ -153,14 +155,25 @@ info=$("$tool" info --store "$store" "$sleeper")
 check "info shows the breadcrumbs and the report; dump gives the dump back" \
 	'printf "%s\n" "$info" | grep -q "Breadcrumbs: ." && printf "%s\n" "$info" | grep -q "Report:" && cmp -s "$tmp/dump1" "$tmp/dump1.out"'
 
-# ---- 4. vanished -------------------------------------------------------------
+# ---- 4. the WEDGED uevent of the same hang ------------------------------------
+# As udev runs the rule's program: the uevent's properties in the environment.
+env -i DEVPATH=/devices/pci0000:00/0000:03:00.0/drm/card0 WEDGED=none PID="$sleeper" TASK=sleep \
+	"$tool" wedged --journal --store "$store"
+info=$("$tool" info --store "$store" "$sleeper")
+other=$("$tool" list --json --store "$store" ForzaHorizon5.e)
+check "a WEDGED uevent: journaled, and linked to its crash only" \
+	'printf "%s\n" "$info" | grep -q "Wedged: none (PID $sleeper, sleep)" &&
+	 printf "%s\n" "$other" | grep -q "\"wedged\": *null" &&
+	 journal -o verbose MESSAGE_ID=3f9a0c6e5b2d4e71a8c4d0b7e19f6a25 | grep -q "GPUCRASH_WEDGED=none"'
+
+# ---- 5. vanished -------------------------------------------------------------
 add_dump 3 ""
 before=$(entries)
 collect devcd3; rc=$?
 check "a dump that vanished: exit 0, a journal line, no entry" \
 	'[ $rc = 0 ] && [ "$(entries)" = "$before" ] && journal -o cat -t gpurobust-collect | grep -q "devcd3 vanished before it was read"'
 
-# ---- 5. two at once ------------------------------------------------------------
+# ---- 6. two at once ------------------------------------------------------------
 add_dump 4 "$fixtures/early-khatri-2024-03.devcoredump"
 add_dump 5 "$fixtures/gen612-vkd3d-proton-3073.devcoredump"
 collect devcd4 & a=$!
@@ -170,7 +183,7 @@ wait $b; rb=$?
 check "two hangs at once: both stored and freed" \
 	'[ $ra = 0 ] && [ $rb = 0 ] && [ "$(entries)" = $((before + 2)) ] && freed 4 && freed 5'
 
-# ---- 6. damaged ----------------------------------------------------------------
+# ---- 7. damaged ----------------------------------------------------------------
 as_process 4242 vkcube "$fixtures/gen612-vkd3d-proton-3073.devcoredump" | head -c 300 > "$tmp/damaged"
 printf '\n\001\002 garbage \377\376 IB content:\n0x zz\n' >> "$tmp/damaged"
 add_dump 6 "$tmp/damaged"
@@ -179,7 +192,7 @@ collect devcd6
 check "a damaged dump: stored as read, with a journal line" \
 	'[ "$(entries)" = $((before + 1)) ] && freed 6 && journal -o cat -t gpurobust-collect | grep -q "devcd6 is damaged"'
 
-# ---- 7. full disk --------------------------------------------------------------
+# ---- 8. full disk --------------------------------------------------------------
 # 7a: room for the entry but not the dump; 7b: no room at all.
 full=$tmp/full
 mkdir -p "$full"
@@ -214,7 +227,7 @@ else
 		"$(journal -o cat -t gpurobust-collect | tail -n 3)"
 fi
 
-# ---- 8. nothing collected -------------------------------------------------------
+# ---- 9. nothing collected -------------------------------------------------------
 out=$("$tool" list --store "$tmp/none" 2>&1); rc=$?
 check "an empty machine: list says so" \
 	'[ $rc = 0 ] && [ "$out" = "No GPU crashes found (none collected yet)." ]'

@@ -8,7 +8,8 @@
 #     relies on: a store others cannot write to whose files start private
 #     (StateDirectoryMode=0755, UMask=0077), no network, only CAP_SYSLOG and
 #     CAP_CHOWN;
-#  3. the rule starts the unit for every devcoredump udev adds, by name.
+#  3. the rules start the unit for every devcoredump udev adds, by name,
+#     and run `gpurobust wedged` by its installed path for a WEDGED uevent.
 # A systemd-analyze without --offline (before systemd 250) is a skip.
 #
 # usage: test-collect-unit.sh UNIT RULE
@@ -40,8 +41,11 @@ else
 	echo "not ok 2 - the unit lacks:$missing"
 fi
 want='ACTION=="add", SUBSYSTEM=="devcoredump", TAG+="systemd", ENV{SYSTEMD_WANTS}+="gpurobust-collect@%k.service"'
-if [ "$(grep -v '^#' "$rule" | grep -c .)" = 1 ] && grep -qxF "$want" "$rule"; then
-	echo "ok 3 - the rule starts gpurobust-collect@devcdN.service for each devcoredump added"
+wedged_rule='^ACTION=="change", SUBSYSTEM=="drm", ENV\{WEDGED\}=="\?\*", RUN\+="/[^" ]*/gpurobust wedged --journal"$'
+if [ "$(grep -v '^#' "$rule" | grep -c .)" = 2 ] && grep -qxF "$want" "$rule" &&
+	grep -Eq "$wedged_rule" "$rule"; then
+	echo "ok 3 - the rules start gpurobust-collect@devcdN.service for each devcoredump added, and record WEDGED uevents by absolute path"
 else
-	echo "not ok 3 - the rule is not the one line that starts the unit"
+	echo "not ok 3 - the rules are not the two lines that start the unit and record WEDGED"
+	sed 's/^/# /' "$rule"
 fi

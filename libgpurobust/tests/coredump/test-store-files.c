@@ -86,6 +86,7 @@ static void record(struct gpurobust_store *s, const char *name, int pid, size_t 
 		.report = r, .dump = text.p, .dump_len = text.len,
 		.dmesg = "amdgpu: ring gfx_0.0.0 timeout\n", .dmesg_len = 31, .seen = seen,
 		.owner_known = owner_known, .uid = owner, .gid = owner,
+		.device = "0000:03:00.0",
 	};
 
 	assert_int_equal(gpurobust_store_record(s, &ev, NULL), 0);
@@ -370,6 +371,55 @@ static void test_a_scribbled_file_is_an_error(void **state)
 	free(dir);
 }
 
+static void wedged(const char *dir, int64_t seen, const char *device, int32_t pid,
+		   const char *method)
+{
+	struct gpurobust_wedged w = { .seen = seen, .pid = pid };
+
+	snprintf(w.device, sizeof(w.device), "%s", device);
+	snprintf(w.node, sizeof(w.node), "card0");
+	snprintf(w.method, sizeof(w.method), "%s", method);
+	snprintf(w.task, sizeof(w.task), "vkcube");
+	assert_int_equal(gpurobust_store_record_wedged(dir, &w), 0);
+}
+
+/* A WEDGED uevent joins the crash of its hang whichever came first: same
+ * device, same pid, within a minute. Another device's, another pid's, or an
+ * hour-old one join nothing; a crash without one (6.12) has none. */
+static void test_wedged_uevents_link_to_their_hang(void **state)
+{
+	struct gpurobust_stored_crash *c;
+	struct gpurobust_store *s;
+	char *dir = make_dir();
+	size_t n;
+
+	(void)state;
+	/* before any crash: the store does not exist yet */
+	wedged(dir, 7000, "0000:03:00.0", 700, "none");
+	assert_int_equal(gpurobust_store_open(dir, &s), 0);
+	record(s, "vkcube", 700, 0, 7002, false, 0);
+	record(s, "vkcube", 701, 0, 7100, false, 0);
+	record(s, "vkcube", 702, 0, 7200, false, 0);
+	record(s, "vkcube", 703, 0, 9000, false, 0);
+	gpurobust_store_close(s);
+	wedged(dir, 7105, "0000:03:00.0", 701, "rebind");	/* after its crash */
+	wedged(dir, 7201, "0000:03:00.0", 999, "none");		/* another pid */
+	wedged(dir, 7202, "0000:0a:00.0", 702, "none");		/* another GPU */
+	wedged(dir, 5400, "0000:03:00.0", 703, "none");		/* an hour before */
+	assert_int_equal(gpurobust_store_entries(dir, &c, &n, NULL), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(c[0].wedged, "none");
+	assert_int_equal(c[0].wedged_pid, 700);
+	assert_string_equal(c[0].wedged_task, "vkcube");
+	assert_string_equal(c[0].device, "0000:03:00.0");
+	assert_string_equal(c[1].wedged, "rebind");
+	assert_string_equal(c[2].wedged, "");
+	assert_string_equal(c[3].wedged, "");
+	free(c);
+	remove_dir(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_policy_decides_the_files),
 		cmocka_unit_test(test_a_full_disk_costs_files_not_crashes),
 		cmocka_unit_test(test_a_scribbled_file_is_an_error),
+		cmocka_unit_test(test_wedged_uevents_link_to_their_hang),
 	};
 
 	return cmocka_run_group_tests_name("store-files", tests, NULL, NULL);

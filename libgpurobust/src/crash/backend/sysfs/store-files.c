@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,29 +194,45 @@ static int64_t get_int(json_object *o, const char *key, bool *present)
 	return ok ? json_object_get_int64(v) : 0;
 }
 
-int grb_store_parse_entry(const char *json, size_t len, struct gpurobust_stored_crash *c)
+/* @json as one JSON object, strictly, or NULL. */
+static json_object *parse_object(const char *json, size_t len)
 {
 	json_tokener *tok = json_tokener_new();
 	json_object *o;
-	bool has_uid, has_gid;
 
 	if (!tok)
-		return -ENOMEM;
+		return NULL;
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	o = json_tokener_parse_ex(tok, json, (int)len);
-	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    !json_object_is_type(o, json_type_object)) {
+	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
+		  !json_object_is_type(o, json_type_object))) {
 		json_object_put(o);
-		json_tokener_free(tok);
-		return -EBADMSG;
+		o = NULL;
 	}
 	json_tokener_free(tok);
+	return o;
+}
+
+/* "uid" and "gid", both present or the owner is unknown. */
+static bool get_owner(json_object *o, uint32_t *uid, uint32_t *gid)
+{
+	bool has_uid, has_gid;
+
+	*uid = (uint32_t)get_int(o, "uid", &has_uid);
+	*gid = (uint32_t)get_int(o, "gid", &has_gid);
+	return has_uid && has_gid;
+}
+
+int grb_store_parse_entry(const char *json, size_t len, struct gpurobust_stored_crash *c)
+{
+	json_object *o = parse_object(json, len);
+
+	if (!o)
+		return -EBADMSG;
 	c->id = get_int(o, "id", NULL);
 	c->seen = get_int(o, "seen", NULL);
 	c->pid = (int32_t)get_int(o, "pid", NULL);
-	c->uid = (uint32_t)get_int(o, "uid", &has_uid);
-	c->gid = (uint32_t)get_int(o, "gid", &has_gid);
-	c->owner_known = has_uid && has_gid;
+	c->owner_known = get_owner(o, &c->uid, &c->gid);
 	get_string(o, "process", c->process, sizeof(c->process));
 	get_string(o, "signature", c->signature, sizeof(c->signature));
 	get_string(o, "title", c->title, sizeof(c->title));
@@ -246,21 +263,29 @@ static int cmp_seen(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* An entry or a record: small files, never followed through a link. */
+static int read_small(int dirfd, const char *name, char **json, size_t *len)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = grb_read_all_fd(fd, ENTRY_MAX, json, len);
+	close(fd);
+	return r;
+}
+
 /* Read the entry @name (a *.json in @dirfd). Return: 0, -ENODATA while it
  * is being written (empty), -errno of reading, -EBADMSG. */
 static int read_entry(int dirfd, const char *name, struct gpurobust_stored_crash *c)
 {
 	size_t nlen = strlen(name) - strlen(".json");
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
 	size_t len;
 	char *json;
-	int r;
+	int r = read_small(dirfd, name, &json, &len);
 
-	if (fd < 0)
-		return -errno;
-	r = grb_read_all_fd(fd, ENTRY_MAX, &json, &len);
-	close(fd);
 	if (r)
 		return r;
 	memset(c, 0, sizeof(*c));
@@ -284,6 +309,134 @@ static bool is_entry_name(const char *name)
 	size_t len = strlen(name);
 
 	return len > strlen(".json") && !strcmp(name + len - strlen(".json"), ".json");
+}
+
+/* A WEDGED uevent and the crash it belongs to arrive within this much of
+ * each other: the dump is written during the reset, the uevent sent after it,
+ * and each is stored when its own process runs. */
+#define WEDGED_LINK_SEC		60
+
+static bool same_hang(const struct gpurobust_wedged *w, const struct gpurobust_stored_crash *c)
+{
+	int64_t dt = w->seen - c->seen;
+
+	if (dt < -WEDGED_LINK_SEC || dt > WEDGED_LINK_SEC)
+		return false;
+	if (*c->device && *w->device && strcmp(c->device, w->device))
+		return false;
+	return !w->pid || !c->pid || w->pid == c->pid;
+}
+
+static int read_wedged(int dirfd, const char *name, struct gpurobust_wedged *w)
+{
+	json_object *o;
+	size_t len;
+	char *json;
+	int r = read_small(dirfd, name, &json, &len);
+
+	if (r)
+		return r;
+	o = parse_object(json, len);
+	free(json);
+	if (!o)
+		return -EBADMSG;
+	memset(w, 0, sizeof(*w));
+	w->seen = get_int(o, "seen", NULL);
+	w->pid = (int32_t)get_int(o, "pid", NULL);
+	w->owner_known = get_owner(o, &w->uid, &w->gid);
+	get_string(o, "device", w->device, sizeof(w->device));
+	get_string(o, "node", w->node, sizeof(w->node));
+	get_string(o, "method", w->method, sizeof(w->method));
+	get_string(o, "task", w->task, sizeof(w->task));
+	json_object_put(o);
+	return 0;
+}
+
+/* Give each crash the WEDGED uevent of its hang: the nearest in time that
+ * agrees on device and pid. Records the caller may not read link nothing. */
+static void link_wedged(const char *dir, struct gpurobust_stored_crash *list, size_t n)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/wedged", dir);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		struct gpurobust_stored_crash *best = NULL;
+		struct gpurobust_wedged w;
+
+		if (!is_entry_name(de->d_name) || read_wedged(dirfd(d), de->d_name, &w))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (same_hang(&w, &list[i]) &&
+			    (!best || llabs(w.seen - list[i].seen) < llabs(w.seen - best->seen)))
+				best = &list[i];
+		if (best) {
+			snprintf(best->wedged, sizeof(best->wedged), "%s", w.method);
+			best->wedged_pid = w.pid;
+			snprintf(best->wedged_task, sizeof(best->wedged_task), "%s", w.task);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+GPUROBUST_EXPORT
+int gpurobust_store_record_wedged(const char *dir, const struct gpurobust_wedged *w)
+{
+	struct gpurobust_stored_crash owner = { 0 };
+	char path[PATH_MAX], tmp[PATH_MAX];
+	json_object *o;
+	struct stat st;
+	char *json;
+	int fd, r;
+
+	if (!dir || !w || strchr(w->node, '/') || strlen(dir) > PATH_MAX - 256)
+		return -EINVAL;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/wedged", dir);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	if (stat(dir, &st) || stat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || (st.st_mode & 0022))
+		return -EPERM;
+	o = json_object_new_object();
+	json_object_object_add(o, "seen", json_object_new_int64(w->seen));
+	add_string(o, "device", w->device);
+	add_string(o, "node", w->node);
+	add_string(o, "method", w->method);
+	json_object_object_add(o, "pid", json_object_new_int(w->pid));
+	add_string(o, "task", w->task);
+	json_object_object_add(o, "uid", w->owner_known ? json_object_new_int64(w->uid) : NULL);
+	json_object_object_add(o, "gid", w->owner_known ? json_object_new_int64(w->gid) : NULL);
+	json = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	if (!json)
+		return -ENOMEM;
+	snprintf(tmp, sizeof(tmp), "%s/wedged/%" PRId64 "-%s-XXXXXX", dir, w->seen,
+		 *w->node ? w->node : "drm");
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(json);
+		return -errno;
+	}
+	owner.owner_known = w->owner_known;
+	owner.gid = w->gid;
+	r = set_access(fd, &owner);
+	if (!r)
+		r = write_all(fd, json, strlen(json));
+	free(json);
+	r = finish_file(fd, tmp, r);
+	/* complete, it gets the name listings read: <...>.json */
+	if (!r && snprintf(path, sizeof(path), "%s.json", tmp) < (int)sizeof(path) &&
+	    rename(tmp, path)) {
+		r = -errno;
+		unlink(tmp);
+	}
+	return r;
 }
 
 GPUROBUST_EXPORT
@@ -335,6 +488,7 @@ int gpurobust_store_entries(const char *dir, struct gpurobust_stored_crash **out
 	closedir(d);
 	if (count)
 		qsort(list, count, sizeof(*list), cmp_seen);
+	link_wedged(dir, list, count);
 	*out = list;
 	*n = count;
 	if (hidden)

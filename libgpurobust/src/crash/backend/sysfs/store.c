@@ -457,7 +457,9 @@ static void describe(struct gpurobust_stored_crash *c, const struct gpurobust_st
 	snprintf(c->recovery, sizeof(c->recovery), "%s", gpurobust_recovery_type_name(r->type));
 	snprintf(c->outcome, sizeof(c->outcome), "%s",
 		 gpurobust_recovery_outcome_name(r->outcome));
-	if (r->n_hangs)
+	if (ev->device)
+		snprintf(c->device, sizeof(c->device), "%s", ev->device);
+	else if (r->n_hangs)
 		snprintf(c->device, sizeof(c->device), "%s", r->hangs[r->headline].device);
 	snprintf(c->doing, sizeof(c->doing), "%s", r->doing);
 	c->dump_size = ev->dump_len;
