@@ -16,9 +16,10 @@ BUILD ?= $(TOP)/build
 RESULTS ?= $(BUILD)/results
 PREFIX ?= /usr/local
 LIBBUILD := $(BUILD)/lib
-TIERS := lib kernel kernel72 igt mesa
+TIERS := lib kernel kernel72 igt mesa pkg
 
-.PHONY: all deps lib demo check lib-check kernel-check kernel72-check igt-check mesa-check install clean
+.PHONY: all deps lib demo check lib-check kernel-check kernel72-check igt-check mesa-check pkg-check \
+	install clean
 
 all: lib
 
@@ -57,6 +58,10 @@ mesa-check: deps
 	@mkdir -p $(RESULTS)
 	@$(TOP)/libgpurobust/integration/mesa/check.sh $(RESULTS)
 
+pkg-check: deps
+	@mkdir -p $(RESULTS)
+	@$(TOP)/libgpurobust/integration/debian/check.sh $(RESULTS)
+
 check: deps
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	-@$(MAKE) --no-print-directory lib-check
@@ -64,6 +69,7 @@ check: deps
 	-@$(MAKE) --no-print-directory kernel72-check
 	-@$(MAKE) --no-print-directory igt-check
 	-@$(MAKE) --no-print-directory mesa-check
+	-@$(MAKE) --no-print-directory pkg-check
 	@$(TOP)/scripts/summarize.sh $(RESULTS) $(TIERS)
 
 clean:

@@ -101,19 +101,23 @@ out:
 	return r;
 }
 
-int crash_store_open(const char *dir, const char *prog, struct gpurobust_store **out)
+void crash_store_parent(const char *dir)
 {
 	char parent[PATH_MAX], *slash;
-	int r;
 
-	/* the store's parent, for the default location: users reach their
-	 * crashes through it */
 	snprintf(parent, sizeof(parent), "%s", dir);
 	slash = strrchr(parent, '/');
 	if (slash && slash != parent) {
 		*slash = '\0';
 		mkdir(parent, 0755);
 	}
+}
+
+int crash_store_open(const char *dir, const char *prog, struct gpurobust_store **out)
+{
+	int r;
+
+	crash_store_parent(dir);
 	r = gpurobust_store_open(dir, out);
 	if (r)
 		fprintf(stderr, "%s: cannot open the store %s: %s\n", prog, dir,

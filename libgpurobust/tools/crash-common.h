@@ -26,6 +26,10 @@ int crash_read_file(const char *path, char **text, size_t *len);
 int crash_load(const char *dump_path, const char *log_path, const char *meta_path,
 	       const char *prog, struct gpurobust_crash **out);
 
+/* Make the store's parent (/var/lib/gpurobust) when it does not exist:
+ * users reach their crashes through it, so 0755. */
+void crash_store_parent(const char *dir);
+
 /* Open the crash store at @dir, making its parent first when it does not
  * exist. Errors are printed with @prog. Return: 0 or -errno. */
 int crash_store_open(const char *dir, const char *prog, struct gpurobust_store **out);

@@ -83,6 +83,7 @@ int cmd_wedged(int argc, char **argv)
 	snprintf(w.task, sizeof(w.task), "%s", task ? task : "");
 	w.pid = pid ? atoi(pid) : 0;
 	w.owner_known = crash_process_owner(proc, w.pid, w.task, &w.uid, &w.gid);
+	crash_store_parent(store);
 	r = gpurobust_store_record_wedged(store, &w);
 	if (r) {
 		fprintf(stderr, "gpurobust wedged: cannot record the uevent in %s: %s\n", store,
