@@ -34,7 +34,10 @@ extern "C" {
 struct gpurobust_devcd {
 	char path[256];			/* /sys/class/devcoredump/devcdN */
 	char failing_device[256];	/* the device it belongs to, resolved */
-	char driver[32];		/* "amdgpu", or "" when unknown */
+	/* "amdgpu" when its device's driver is amdgpu, or when the device has
+	 * no driver but the dump starts as amdgpu's do (unbound after a hang,
+	 * or a test's fake device); else that driver's name, or "" */
+	char driver[32];
 };
 
 /**

@@ -111,6 +111,7 @@ static void test_devcd_list_for_one_drm_device(void **state)
 {
 	struct tree *t = *state;
 	struct gpurobust_devcd *list;
+	char path[512];
 	size_t n;
 
 	assert_int_equal(gpurobust_devcd_list(t->root, NULL, &list, &n), 0);
@@ -126,6 +127,18 @@ static void test_devcd_list_for_one_drm_device(void **state)
 	assert_int_equal(gpurobust_devcd_list(t->root, "card1", &list, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(list[0].driver, "i915");
+	free(list);
+	/* card0's device unbound (as WEDGED=rebind asks): its dumps are still
+	 * amdgpu's by their header, card1's stay another driver's */
+	snprintf(path, sizeof(path), "%s/" AMD "/driver", t->root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/" OTHER "/driver", t->root);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(gpurobust_devcd_list(t->root, NULL, &list, &n), 0);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(list[i].driver,
+				    strstr(list[i].path, "devcd2") ? "" : "amdgpu");
 	free(list);
 	assert_int_equal(gpurobust_devcd_list(t->root, "card9", &list, &n), -ENOENT);
 	/* no devcoredump class at all: no dumps, not an error */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,26 @@ static int drm_device_path(const char *sysfs, const char *drm_device, char *out,
 	return resolve(dir, "device", out, size) ? 0 : -ENOENT;
 }
 
+/* Whether the dump's data starts as amdgpu's do. Its device's driver says
+ * so first; this is for a device without one: unbound after a hang (a
+ * WEDGED=rebind recovery unbinds it) or a test's fake device. Reading the
+ * start of a dump does not free it. */
+static bool has_amdgpu_header(const char *devdir)
+{
+	static const char header[] = "**** AMDGPU Device Coredump ****";
+	char path[PATH_MAX], buf[sizeof(header) - 1];
+	ssize_t got = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/data", devdir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	got = read(fd, buf, sizeof(buf));
+	close(fd);
+	return got == (ssize_t)sizeof(buf) && !memcmp(buf, header, sizeof(buf));
+}
+
 GPUROBUST_EXPORT
 int gpurobust_devcd_list(const char *sysfs, const char *drm_device,
 			 struct gpurobust_devcd **out, size_t *n)
@@ -91,6 +112,8 @@ int gpurobust_devcd_list(const char *sysfs, const char *drm_device,
 		strcpy(dc.path, devdir);
 		if (resolve(dc.failing_device, "driver", driver, sizeof(driver)))
 			snprintf(dc.driver, sizeof(dc.driver), "%s", strrchr(driver, '/') + 1);
+		if (strcmp(dc.driver, "amdgpu") && has_amdgpu_header(devdir))
+			snprintf(dc.driver, sizeof(dc.driver), "amdgpu");
 		if (count == cap) {
 			struct gpurobust_devcd *nl;
 
