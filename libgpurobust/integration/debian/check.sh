@@ -17,6 +17,8 @@
 #  7. purge, then autoremove, leaves the root as it was before the install
 #     (the crash store the collector made included), as piuparts checks.
 #
+# Leaves the packages in RESULTS_DIR/pkg.debs/ for the guest tier.
+#
 # usage: check.sh RESULTS_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,8 +26,6 @@ top=$(cd "$here/../../.." && pwd)
 src=$top/libgpurobust
 results=${1:?usage: check.sh RESULTS_DIR}
 CACHE_ROOT=${GPUROBUST_CACHE:-/var/cache/gpurobust}
-# shellcheck disable=SC2034 # debian-apt.sh's suite
-DEB_SUITE=bookworm
 mkdir -p "$results" "$CACHE_ROOT"
 log=$CACHE_ROOT/pkg-check.log
 : > "$log"
@@ -47,38 +47,8 @@ die() { not_ok "$1" "see $log"; finish "after: $1"; }
 if [ "$(id -u)" != 0 ]; then
 	finish "needs root (chroots)"
 fi
-# shellcheck source=../../../scripts/debian-apt.sh
-. "$top/scripts/debian-apt.sh"
-mirror=$(debian_mirror)
-
-# in_root ROOT CMD...: run CMD in ROOT with /proc and /dev, in a private
-# mount namespace that takes the mounts with it when it ends.
-in_root() {
-	root=$1
-	shift
-	unshare -m --propagation private sh -c '
-		root=$1; shift
-		mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
-		exec chroot "$root" "$@"' sh "$root" "$@"
-}
-
-# make_root NAME VARIANT PACKAGES: a cached bookworm root, remade when the
-# package list changes.
-make_root() {
-	key=$(printf '%s %s\n' "$2" "$3" | sha256sum | cut -c1-12)
-	root=$CACHE_ROOT/bookworm-$1-$key
-	if [ ! -e "$root/.gpurobust-complete" ]; then
-		rm -rf "$root" "$root.tmp"
-		echo "pkg: making $root (mmdebstrap)" >&2
-		mmdebstrap --quiet --variant="$2" ${3:+--include="$3"} \
-			--aptopt='Acquire::Check-Valid-Until "false"' bookworm "$root.tmp" \
-			"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm main" \
-			>> "$log" 2>&1 || return 1
-		touch "$root.tmp/.gpurobust-complete"
-		mv "$root.tmp" "$root"
-	fi
-	echo "$root"
-}
+# shellcheck source=roots.sh
+. "$here/roots.sh"
 
 # The Build-Depends, first alternatives, without versions; debhelper-compat
 # is debhelper's.
@@ -109,6 +79,8 @@ build() { # DIR VERSION
 if build new "$version" && build newer "$version+upgrade1"; then
 	debs=$(cd "$work/new" && ls ./*.deb 2>/dev/null | tr '\n' ' ')
 	ok "dpkg-buildpackage -b: $(echo "$debs" | wc -w) packages ($(echo "$debs" | sed 's|\./||g; s/_[^ ]*//g'))"
+	# for the guest tier, which installs them in its root
+	rm -rf "$results/pkg.debs" && mkdir -p "$results/pkg.debs" && cp "$work"/new/*.deb "$results/pkg.debs/"
 else
 	not_ok "dpkg-buildpackage -b" "$(tail -n 15 "$work"/*.log)"
 	finish "the packages did not build"
