@@ -107,9 +107,11 @@ void crash_store_parent(const char *dir)
 
 	snprintf(parent, sizeof(parent), "%s", dir);
 	slash = strrchr(parent, '/');
+	/* 0755 whatever the umask: the unit's is 0077 */
 	if (slash && slash != parent) {
 		*slash = '\0';
-		mkdir(parent, 0755);
+		if (!mkdir(parent, 0755))
+			chmod(parent, 0755);
 	}
 }
 

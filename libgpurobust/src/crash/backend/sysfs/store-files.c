@@ -101,6 +101,13 @@ static int finish_file(int fd, const char *path, int r)
 	return r;
 }
 
+int grb_store_mkdir(const char *path)
+{
+	if (!mkdir(path, 0755))
+		return chmod(path, 0755) ? -errno : 0;
+	return errno == EEXIST ? 0 : -errno;
+}
+
 int grb_store_write_file(const char *path, const char *data, size_t len, bool compress,
 			 const struct gpurobust_stored_crash *crash)
 {
@@ -394,11 +401,9 @@ int gpurobust_store_record_wedged(const char *dir, const struct gpurobust_wedged
 
 	if (!dir || !w || strchr(w->node, '/') || strlen(dir) > PATH_MAX - 256)
 		return -EINVAL;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
 	snprintf(path, sizeof(path), "%s/wedged", dir);
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
+	if ((r = grb_store_mkdir(dir)) || (r = grb_store_mkdir(path)))
+		return r;
 	if (stat(dir, &st) || stat(path, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode) || (st.st_mode & 0022))

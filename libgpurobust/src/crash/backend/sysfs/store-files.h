@@ -19,6 +19,11 @@
  * this size (the same cap as a devcoredump). */
 #define GRB_STORE_FILE_MAX	(1u << 30)
 
+/* Make a directory of the store, 0755 whatever the umask (the collector's
+ * unit runs with UMask=0077, and users list their crashes through it); an
+ * existing one is left as it is. Return: 0 or -errno. */
+int grb_store_mkdir(const char *path);
+
 /**
  * grb_store_write_file() - write one file of a crash, durably
  * @path: a new file (an existing one is an error: -EEXIST)

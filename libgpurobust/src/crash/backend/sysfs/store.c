@@ -150,8 +150,9 @@ int gpurobust_store_open(const char *dir, struct gpurobust_store **out)
 	/* room below it for dumps/ and a crash's file names */
 	if (strlen(dir) > PATH_MAX - 256)
 		return -ENAMETOOLONG;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
+	r = grb_store_mkdir(dir);
+	if (r)
+		return r;
 	if (stat(dir, &st))
 		return -errno;
 	/* Each file guards itself (the database is the owner's, a crash's
@@ -160,8 +161,9 @@ int gpurobust_store_open(const char *dir, struct gpurobust_store **out)
 	if (!S_ISDIR(st.st_mode) || (st.st_mode & 0022))
 		return -EPERM;
 	snprintf(path, sizeof(path), "%s/dumps", dir);
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
+	r = grb_store_mkdir(path);
+	if (r)
+		return r;
 	if (stat(path, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode) || (st.st_mode & 0022))
