@@ -16,10 +16,10 @@ BUILD ?= $(TOP)/build
 RESULTS ?= $(BUILD)/results
 PREFIX ?= /usr/local
 LIBBUILD := $(BUILD)/lib
-TIERS := lib kernel kernel72 igt mesa pkg
+TIERS := lib kernel kernel72 igt mesa pkg guest
 
 .PHONY: all deps lib demo check lib-check kernel-check kernel72-check igt-check mesa-check pkg-check \
-	install clean
+	guest-check install clean
 
 all: lib
 
@@ -62,6 +62,11 @@ pkg-check: deps
 	@mkdir -p $(RESULTS)
 	@$(TOP)/libgpurobust/integration/debian/check.sh $(RESULTS)
 
+# The collector end to end in a QEMU guest; installs the pkg tier's .debs.
+guest-check: deps
+	@mkdir -p $(RESULTS)
+	@$(TOP)/libgpurobust/integration/guest/check.sh $(RESULTS)
+
 check: deps
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS)
 	-@$(MAKE) --no-print-directory lib-check
@@ -70,6 +75,7 @@ check: deps
 	-@$(MAKE) --no-print-directory igt-check
 	-@$(MAKE) --no-print-directory mesa-check
 	-@$(MAKE) --no-print-directory pkg-check
+	-@$(MAKE) --no-print-directory guest-check
 	@$(TOP)/scripts/summarize.sh $(RESULTS) $(TIERS)
 
 clean:
