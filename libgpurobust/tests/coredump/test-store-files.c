@@ -371,6 +371,63 @@ static void test_a_scribbled_file_is_an_error(void **state)
 	free(dir);
 }
 
+/* One of the collectors that record at once, each its own crash, with a
+ * limit every one of them finds broken. */
+static int pruning_writer(const char *dir, int w)
+{
+	const struct gpurobust_store_policy p = { .keep_files = true, .compress = false,
+						  .keep_free = UINT64_MAX / 2 };
+	struct gpurobust_store *s;
+
+	if (gpurobust_store_open(dir, &s))
+		return 1;
+	gpurobust_store_set_policy(s, &p);
+	record(s, "vkcube", 800 + w, PADDING, 8000 + w, false, 0);
+	gpurobust_store_close(s);
+	return 0;
+}
+
+/* Collectors that record at once spare each other's new crashes: each only
+ * strips crashes older than its own, so the newest keeps its dump however
+ * they interleave, and every crash is counted and listed. Repeated, since
+ * a bad interleaving is not the only one. */
+static void test_concurrent_pruning_spares_new_crashes(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 5; round++) {
+		struct gpurobust_stored_crash *c;
+		struct gpurobust_store *s;
+		char *dir = make_dir();
+		pid_t pids[8];
+		uint64_t events;
+		size_t n;
+
+		for (int w = 0; w < 8; w++) {
+			pids[w] = fork();
+			assert_true(pids[w] >= 0);
+			if (!pids[w])
+				_exit(pruning_writer(dir, w));
+		}
+		for (int w = 0; w < 8; w++) {
+			int status;
+
+			assert_int_equal(waitpid(pids[w], &status, 0), pids[w]);
+			assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		}
+		assert_int_equal(gpurobust_store_open(dir, &s), 0);
+		assert_int_equal(gpurobust_store_count(s, &events), 0);
+		assert_int_equal(events, 8);
+		gpurobust_store_close(s);
+		assert_int_equal(gpurobust_store_entries(dir, &c, &n, NULL), 0);
+		assert_int_equal(n, 8);
+		assert_int_equal(c[7].seen, 8007);
+		assert_true(c[7].dump_present);
+		free(c);
+		remove_dir(dir);
+		free(dir);
+	}
+}
+
 static void wedged(const char *dir, int64_t seen, const char *device, int32_t pid,
 		   const char *method)
 {
@@ -405,6 +462,7 @@ static void test_wedged_uevents_link_to_their_hang(void **state)
 	wedged(dir, 7105, "0000:03:00.0", 701, "rebind");	/* after its crash */
 	wedged(dir, 7201, "0000:03:00.0", 999, "none");		/* another pid */
 	wedged(dir, 7202, "0000:0a:00.0", 702, "none");		/* another GPU */
+	wedged(dir, 7040, "0000:03:00.0", 700, "rebind");	/* farther than 7000's */
 	wedged(dir, 5400, "0000:03:00.0", 703, "none");		/* an hour before */
 	assert_int_equal(gpurobust_store_entries(dir, &c, &n, NULL), 0);
 	assert_int_equal(n, 4);
@@ -430,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_a_full_disk_costs_files_not_crashes),
 		cmocka_unit_test(test_a_scribbled_file_is_an_error),
 		cmocka_unit_test(test_wedged_uevents_link_to_their_hang),
+		cmocka_unit_test(test_concurrent_pruning_spares_new_crashes),
 	};
 
 	return cmocka_run_group_tests_name("store-files", tests, NULL, NULL);

@@ -363,30 +363,37 @@ static int read_wedged(int dirfd, const char *name, struct gpurobust_wedged *w)
  * agrees on device and pid. Records the caller may not read link nothing. */
 static void link_wedged(const char *dir, struct gpurobust_stored_crash *list, size_t n)
 {
+	int64_t *linked_dt = n ? malloc(n * sizeof(*linked_dt)) : NULL;
 	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 
+	if (!linked_dt)
+		return;
 	snprintf(path, sizeof(path), "%s/wedged", dir);
 	d = opendir(path);
 	while (d && (de = readdir(d))) {
-		struct gpurobust_stored_crash *best = NULL;
 		struct gpurobust_wedged w;
+		size_t best = n;
 
 		if (!is_entry_name(de->d_name) || read_wedged(dirfd(d), de->d_name, &w))
 			continue;
 		for (size_t i = 0; i < n; i++)
 			if (same_hang(&w, &list[i]) &&
-			    (!best || llabs(w.seen - list[i].seen) < llabs(w.seen - best->seen)))
-				best = &list[i];
-		if (best) {
-			snprintf(best->wedged, sizeof(best->wedged), "%s", w.method);
-			best->wedged_pid = w.pid;
-			snprintf(best->wedged_task, sizeof(best->wedged_task), "%s", w.task);
-		}
+			    (best == n || llabs(w.seen - list[i].seen) < llabs(w.seen - list[best].seen)))
+				best = i;
+		/* a crash keeps the nearest of the records that name it,
+		 * whatever order the directory lists them in */
+		if (best == n || (*list[best].wedged && llabs(w.seen - list[best].seen) >= linked_dt[best]))
+			continue;
+		linked_dt[best] = llabs(w.seen - list[best].seen);
+		snprintf(list[best].wedged, sizeof(list[best].wedged), "%s", w.method);
+		list[best].wedged_pid = w.pid;
+		snprintf(list[best].wedged_task, sizeof(list[best].wedged_task), "%s", w.task);
 	}
 	if (d)
 		closedir(d);
+	free(linked_dt);
 }
 
 GPUROBUST_EXPORT

@@ -66,8 +66,8 @@ struct gpurobust_store {
 	struct gpurobust_store_policy policy;
 };
 
-/* An SQLite result code as -errno. I/O errors carry the system's errno
- * (a full disk is -ENOSPC, however SQLite classed it). */
+/* An SQLite result code as -errno; a full disk is -ENOSPC, whether SQLite
+ * says SQLITE_FULL or an I/O error that ENOSPC caused. */
 static int sql_err(sqlite3 *db, int rc)
 {
 	int sys = db ? sqlite3_system_errno(db) : 0;
@@ -76,7 +76,12 @@ static int sql_err(sqlite3 *db, int rc)
 		return -EBUSY;
 	if (rc == SQLITE_NOMEM)
 		return -ENOMEM;
-	if (rc == SQLITE_FULL || sys == ENOSPC || sys == EDQUOT)
+	if (rc == SQLITE_FULL)
+		return -ENOSPC;
+	/* the system errno is that of the handle's last failed I/O call:
+	 * only an I/O error now is that call's */
+	if (((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_CANTOPEN) &&
+	    (sys == ENOSPC || sys == EDQUOT))
 		return -ENOSPC;
 	return -EIO;
 }
@@ -333,10 +338,14 @@ static int forget_files(struct gpurobust_store *s, int64_t id)
 	return rc == SQLITE_DONE ? 0 : sql_err(s->db, rc);
 }
 
-/* Remove the files of the oldest crash that has any, other than @keep's.
- * Its entry and its row stay, and say @why: the crash is still counted.
- * Return: 1 when files were removed, 0 when no crash has any left, -errno. */
-static int remove_oldest_files(struct gpurobust_store *s, const char *keep, const char *why)
+/* Remove the files of the oldest crash that has any and is older than
+ * @keep (the crash being recorded). Its entry and its row stay, and say
+ * @why: the crash is still counted. Collectors recording at once each
+ * spare the others' crashes as new as theirs: none strips another's new
+ * dump to make room for its own. Return: 1 when files were removed, 0 when
+ * no older crash has any left, -errno. */
+static int remove_oldest_files(struct gpurobust_store *s,
+			       const struct gpurobust_stored_crash *keep, const char *why)
 {
 	struct gpurobust_stored_crash *list, *c = NULL;
 	char path[PATH_MAX];
@@ -346,7 +355,8 @@ static int remove_oldest_files(struct gpurobust_store *s, const char *keep, cons
 	if (r)
 		return r;
 	for (size_t i = 0; i < n && !c; i++)
-		if ((*list[i].dump_file || *list[i].dmesg_file) && strcmp(list[i].name, keep))
+		if ((*list[i].dump_file || *list[i].dmesg_file) && list[i].seen < keep->seen &&
+		    strcmp(list[i].name, keep->name))
 			c = &list[i];
 	if (!c) {
 		free(list);
@@ -365,8 +375,8 @@ static int remove_oldest_files(struct gpurobust_store *s, const char *keep, cons
 	return r ? r : 1;
 }
 
-/* Remove the oldest crashes' files until the limits hold; @keep's stay. */
-static void apply_limits(struct gpurobust_store *s, const char *keep)
+/* Remove older crashes' files, oldest first, until the limits hold. */
+static void apply_limits(struct gpurobust_store *s, const struct gpurobust_stored_crash *keep)
 {
 	const char *why;
 
@@ -402,7 +412,7 @@ static int keep_file(struct gpurobust_store *s, struct gpurobust_stored_crash *c
 	path_in(s, file, path);
 	r = grb_store_write_file(path, data, len, s->policy.compress, c);
 	while ((r == -ENOSPC || r == -EDQUOT) &&
-	       remove_oldest_files(s, c->name, "removed: disk full") > 0)
+	       remove_oldest_files(s, c, "removed: disk full") > 0)
 		r = grb_store_write_file(path, data, len, s->policy.compress, c);
 	if (r == -ENOSPC || r == -EDQUOT) {
 		snprintf(c->not_kept, sizeof(c->not_kept), "no space left");
@@ -427,17 +437,20 @@ static void unlink_in(const struct gpurobust_store *s, const char *file)
 static int reserve_name(struct gpurobust_store *s, struct gpurobust_stored_crash *c)
 {
 	char path[PATH_MAX];
-	int fd;
+	int fd, err;
 
 	if (snprintf(path, sizeof(path), "%s/%" PRId64 "-%s-XXXXXX.json", s->dumps, c->seen,
 		     c->signature) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	fd = mkostemps(path, strlen(".json"), O_CLOEXEC);
-	while (fd < 0 && (errno == ENOSPC || errno == EDQUOT) &&
-	       remove_oldest_files(s, "", "removed: disk full") > 0)
+	err = fd < 0 ? errno : 0;
+	while (fd < 0 && (err == ENOSPC || err == EDQUOT) &&
+	       remove_oldest_files(s, c, "removed: disk full") > 0) {
 		fd = mkostemps(path, strlen(".json"), O_CLOEXEC);
+		err = fd < 0 ? errno : 0;
+	}
 	if (fd < 0)
-		return -errno;
+		return -err;
 	close(fd);
 	*strrchr(path, '.') = '\0';
 	snprintf(c->name, sizeof(c->name), "%s", strrchr(path, '/') + 1);
@@ -485,7 +498,7 @@ static int commit_crash(struct gpurobust_store *s, const struct gpurobust_store_
 	if (!r) {
 		r = grb_store_write_entry(s->dumps, c);
 		if ((r == -ENOSPC || r == -EDQUOT) &&
-		    remove_oldest_files(s, c->name, "removed: disk full") > 0)
+		    remove_oldest_files(s, c, "removed: disk full") > 0)
 			r = grb_store_write_entry(s->dumps, c);
 	}
 	r = r ? r : exec(s->db, "COMMIT");
@@ -518,7 +531,7 @@ int gpurobust_store_record(struct gpurobust_store *s, const struct gpurobust_sto
 		r = commit_crash(s, ev, &c);
 	/* the database needs room too: older crashes' files give it way, and
 	 * then this crash's own, so that it is at least counted */
-	while (r == -ENOSPC && remove_oldest_files(s, c.name, "removed: disk full") > 0)
+	while (r == -ENOSPC && remove_oldest_files(s, &c, "removed: disk full") > 0)
 		r = commit_crash(s, ev, &c);
 	if (r == -ENOSPC && (*c.dump_file || *c.dmesg_file)) {
 		unlink_in(s, c.dump_file);
@@ -535,7 +548,7 @@ int gpurobust_store_record(struct gpurobust_store *s, const struct gpurobust_sto
 			unlink(entry);
 		return r;
 	}
-	apply_limits(s, c.name);
+	apply_limits(s, &c);
 	c.dump_present = *c.dump_file;
 	if (out)
 		*out = c;
