@@ -15,6 +15,8 @@
 #include "crash-common.h"
 
 #define DEFAULT_DUMP_SIZE_MAX	(1ull << 30)
+#define DEFAULT_LIMIT_CAP	(4ull << 30)
+#define MIN(a, b)		((a) < (b) ? (a) : (b))
 
 void collect_conf_defaults(struct collect_conf *conf)
 {
@@ -73,6 +75,24 @@ static int parse_size(const char *v, uint64_t *out)
 	return 0;
 }
 
+/* A limit: empty is the default (unset), a bad value leaves it as it was. */
+static int parse_limit(const char *v, uint64_t *limit, bool *set)
+{
+	uint64_t n;
+	int r;
+
+	if (!*v) {
+		*set = false;
+		return 0;
+	}
+	r = parse_size(v, &n);
+	if (!r) {
+		*limit = n;
+		*set = true;
+	}
+	return r;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -102,20 +122,17 @@ static int apply(struct collect_conf *conf, const char *key, const char *v)
 		return parse_bool(v, &p->compress);
 	if (!strcmp(key, "DumpSizeMax"))
 		return parse_size(v, &p->dump_size_max);
-	if (!strcmp(key, "MaxUse")) {
-		conf->max_use_set = true;
-		return parse_size(v, &p->max_use);
-	}
-	if (!strcmp(key, "KeepFree")) {
-		conf->keep_free_set = true;
-		return parse_size(v, &p->keep_free);
-	}
+	/* an empty value is the default again, as systemd reads one */
+	if (!strcmp(key, "MaxUse"))
+		return parse_limit(v, &p->max_use, &conf->max_use_set);
+	if (!strcmp(key, "KeepFree"))
+		return parse_limit(v, &p->keep_free, &conf->keep_free_set);
 	return -ENOENT;
 }
 
 void collect_conf_parse(struct collect_conf *conf, const char *text, const char *source)
 {
-	char *copy = strdup(text), *line, *save = NULL;
+	char *copy = strdup(text), *line, *next;
 	bool in_section = false;
 	unsigned int n = 0;
 
@@ -123,10 +140,15 @@ void collect_conf_parse(struct collect_conf *conf, const char *text, const char 
 		fprintf(stderr, "gpurobust: %s: out of memory, ignored\n", source);
 		return;
 	}
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *s = trim(line), *eq;
+	/* line by line, blank ones counted, so warnings name the right line */
+	for (line = copy; line; line = next) {
+		char *s, *eq;
 		int r;
 
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		s = trim(line);
 		n++;
 		if (!*s || *s == '#' || *s == ';')
 			continue;
@@ -204,18 +226,19 @@ void collect_conf_resolve(struct collect_conf *conf, const char *path)
 
 	if ((conf->max_use_set && conf->keep_free_set) || statvfs(path, &sv))
 		return;
+	/* coredump.conf's defaults, capped at 4 GiB as systemd caps them */
 	size = (uint64_t)sv.f_blocks * sv.f_frsize;
 	if (!conf->max_use_set)
-		conf->policy.max_use = size / 10;
+		conf->policy.max_use = MIN(size / 10, DEFAULT_LIMIT_CAP);
 	if (!conf->keep_free_set)
-		conf->policy.keep_free = size / 100 * 15;
+		conf->policy.keep_free = MIN(size / 100 * 15, DEFAULT_LIMIT_CAP);
 	conf->max_use_set = conf->keep_free_set = true;
 }
 
 static void print_size(FILE *out, const char *key, uint64_t v, bool set)
 {
 	if (!set)
-		fprintf(out, "%s=(%s of the file system)\n", key,
+		fprintf(out, "%s=(%s of the file system, at most 4G)\n", key,
 			!strcmp(key, "MaxUse") ? "10%" : "15%");
 	else if (!v)
 		fprintf(out, "%s=infinity\n", key);

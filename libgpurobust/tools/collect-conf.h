@@ -22,7 +22,8 @@
 struct collect_conf {
 	struct gpurobust_store_policy policy;
 	/* MaxUse= and KeepFree= default to 10% and 15% of the store's file
-	 * system, as coredump.conf's do, until collect_conf_resolve() */
+	 * system, at most 4 GiB, as coredump.conf's do, until
+	 * collect_conf_resolve() */
 	bool max_use_set, keep_free_set;
 };
 

@@ -198,11 +198,12 @@ int crash_collect(struct gpurobust_store *store, const struct crash_collect_opts
 	int r;
 
 	if (devcd && (r = gpurobust_devcd_read(devcd, &dump, &dump_len))) {
-		if (r == -ENOENT || r == -ENODEV)
+		if (r == -ENOENT || r == -ENODEV) {
 			fprintf(stderr, "%s: %s vanished before it was read (freed by another "
 				"reader, or its 5 minutes passed): nothing stored\n", prog, devcd);
-		else
-			fprintf(stderr, "%s: %s: %s\n", prog, devcd, strerror(-r));
+			return -ENODATA;
+		}
+		fprintf(stderr, "%s: %s: %s\n", prog, devcd, strerror(-r));
 		return r;
 	}
 	r = grb_kmsg_hang_context(o->kmsg, &log, &log_len);

@@ -52,8 +52,9 @@ struct crash_collect_opts {
  * with the kernel log's hang context, owned by the guilty process's user
  * when it still runs. A dump that does not parse is kept as it is. Prints
  * one line about what was stored; errors, with @prog, go to stderr (the
- * journal, under systemd). Return: 0, -ENODATA when there is nothing
- * amdgpu to store, or -errno (the dump is then left in sysfs). */
+ * journal, under systemd). Return: 0; -ENODATA when there is nothing to
+ * store (nothing amdgpu, or the dump vanished before it was read); or
+ * -errno, and the dump is left in sysfs. */
 int crash_collect(struct gpurobust_store *store, const struct crash_collect_opts *opts,
 		  const char *devcd, const char *prog);
 

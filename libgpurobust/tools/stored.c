@@ -14,8 +14,8 @@
 #include "stored.h"
 
 /* "@UNIX", "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]" (local time, as
- * journalctl reads them), "today", "yesterday", or "-N" with s, min, h or
- * d before now. Return: 0 or -EINVAL. */
+ * journalctl reads them), "today", "yesterday", or "-N" seconds, or with
+ * s, min, h or d, before now. Return: 0, -EINVAL, or -ERANGE. */
 static int parse_time(const char *s, int64_t *out)
 {
 	static const struct { const char *unit; int64_t sec; } units[] = {
@@ -34,9 +34,13 @@ static int parse_time(const char *s, int64_t *out)
 			return -EINVAL;
 		if (*s == '@')
 			return *num_end ? -EINVAL : (*out = n, 0);
+		/* no unit is seconds */
 		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strcmp(num_end, units[i].unit))
+			if (!strcmp(num_end, units[i].unit) || (!*num_end && units[i].sec == 1)) {
+				if (n > INT64_MAX / units[i].sec)
+					return -ERANGE;
 				return *out = now - n * units[i].sec, 0;
+			}
 		return -EINVAL;
 	}
 	if (!strcmp(s, "today") || !strcmp(s, "yesterday")) {
@@ -55,7 +59,7 @@ static int parse_time(const char *s, int64_t *out)
 	}
 	tm.tm_isdst = -1;
 	*out = mktime(&tm);
-	return 0;
+	return *out == -1 ? -EINVAL : 0;
 }
 
 int stored_parse_args(int argc, char **argv, const char *usage_line, struct stored_query *q)

@@ -115,26 +115,28 @@ run "classify rejects evidence it cannot parse" 2 classify query2:NOPE &&
 	check "the message quotes the evidence" grep -q "cannot parse evidence 'query2:NOPE'" "$tmp/err"
 
 # collect.conf: the file, then its drop-ins in name order, later winning;
-# a typo is named and ignored, never fatal.
+# a typo is named with its line (blank lines counted) and ignored, never
+# fatal, and leaves the setting as it was; an empty value is the default.
 mkdir -p "$tmp/etc/collect.conf.d"
-printf '[Collect]\nStorage=none\nMaxUse=2G\nKeepFree=500M\n' > "$tmp/etc/collect.conf"
+printf '[Collect]\nStorage=none\n\nMaxUse=2G\nKeepFree=500M\n' > "$tmp/etc/collect.conf"
 printf '[Collect]\nStorage=external\nCompress=off\n' > "$tmp/etc/collect.conf.d/10-keep.conf"
-printf '[Collect]\nDumpSizeMax=64K\nMaxUze=1G\nKeepFree=lots\n' > "$tmp/etc/collect.conf.d/20-typo.conf"
+printf '[Collect]\n\nDumpSizeMax=64K\nMaxUze=1G\nKeepFree=lots\n' > "$tmp/etc/collect.conf.d/20-typo.conf"
+printf '[Collect]\nMaxUse=\n' > "$tmp/etc/collect.conf.d/25-default.conf"
 printf '[Collect]\nStorage=none\n' > "$tmp/etc/collect.conf.d/30-skipped.conf.disabled"
 run "collect --show-config reads collect.conf and its drop-ins" 0 \
 	collect --config-dir "$tmp/etc" --show-config &&
-	check "drop-ins override in name order; DumpSizeMax in bytes" \
-		sh -c "printf '[Collect]\nStorage=external\nCompress=no\nDumpSizeMax=65536\nMaxUse=2147483648\nKeepFree=524288000\n' |
+	check "drop-ins override in name order; a bad value keeps the last good one; empty is the default" \
+		sh -c "printf '[Collect]\nStorage=external\nCompress=no\nDumpSizeMax=65536\nMaxUse=(10%% of the file system, at most 4G)\nKeepFree=524288000\n' |
 			cmp -s - '$tmp/out'"
 run "a typo in collect.conf is no failure" 0 collect --config-dir "$tmp/etc" --show-config &&
 	check "the unknown key and the bad value are named with file and line" \
-		sh -c "grep -q '20-typo.conf:3: unknown setting MaxUze, ignored' '$tmp/err' &&
-			grep -q '20-typo.conf:4: bad value for KeepFree, ignored' '$tmp/err'"
+		sh -c "grep -q '20-typo.conf:4: unknown setting MaxUze, ignored' '$tmp/err' &&
+			grep -q '20-typo.conf:5: bad value for KeepFree, ignored' '$tmp/err'"
 run "no collect.conf: the defaults" 0 collect --config-dir "$tmp/nowhere" --show-config &&
 	check "the defaults: external, zstd, 1 GiB, MaxUse and KeepFree as coredump.conf's" \
 		sh -c "grep -qx 'DumpSizeMax=1073741824' '$tmp/out' &&
-			grep -qx 'MaxUse=(10% of the file system)' '$tmp/out' &&
-			grep -qx 'KeepFree=(15% of the file system)' '$tmp/out'"
+			grep -qx 'MaxUse=(10% of the file system, at most 4G)' '$tmp/out' &&
+			grep -qx 'KeepFree=(15% of the file system, at most 4G)' '$tmp/out'"
 run "list with no store at all says none was collected" 0 list --store "$tmp/nowhere" &&
 	check "list: the message, nothing on stdout" \
 		sh -c "[ ! -s '$tmp/out' ] && grep -qx 'No GPU crashes found (none collected yet).' '$tmp/err'"
