@@ -14,9 +14,10 @@
 # would prove none of that, so none is.
 #
 # The kernel is the series applied by kernel/scripts/apply-series.sh to a
-# worktree of its own, built by kunit.py from amdgpu.kunitconfig (KASAN,
-# lockdep) and guest-systemd.kunitconfig (what systemd needs), in a build
-# directory kept in the kernel cache; TCG, as for the kernel tier.
+# worktree of its own, built by kunit.py from the 7.2 series'
+# amdgpu.kunitconfig (KASAN, lockdep) and this directory's
+# systemd.kunitconfig (what systemd needs, which the series does not), in a
+# build directory kept in the kernel cache; TCG, as for the kernel tier.
 #
 # Writes RESULTS_DIR/guest ("passed failed skipped", one per TAP line of the
 # guest, and one failure more for a missing plan, a wrong count, or a
@@ -51,7 +52,7 @@ ls "$results"/pkg.debs/gpurobust-collect_*.deb > /dev/null 2>&1 ||
 . "$top/kernel/7.2/BASE"
 kcache=$CACHE_ROOT/linux-$KERNEL_VERSION
 tree=$kcache/trees/guest
-kunit=$top/kernel/kunit
+kunit=$top/kernel/7.2/kunit
 # Applied again only when the series changed: re-applying rewrites every
 # file it touches, and kbuild then rebuilds all that includes them.
 series_key=$(cat "$top/kernel/7.2/BASE" "$top/kernel/7.2/series" "$top"/kernel/7.2/patches/*.patch |
@@ -63,12 +64,12 @@ if [ "$(cat "$tree/.gpurobust-series" 2>/dev/null)" != "$series_key" ] ||
 		fail "the series does not apply"
 	echo "$series_key" > "$tree/.gpurobust-series"
 fi
-key=$(cat "$kunit/amdgpu.kunitconfig" "$kunit/guest-systemd.kunitconfig" | sha256sum | cut -c1-12)
+key=$(cat "$kunit/amdgpu.kunitconfig" "$here/systemd.kunitconfig" | sha256sum | cut -c1-12)
 build=$kcache/build/guest-$key
 echo "guest: building the kernel in $build"
 (cd "$tree" && CCACHE_BASEDIR=$CACHE_ROOT CCACHE_NOHASHDIR=1 \
 	python3 tools/testing/kunit/kunit.py build --arch=x86_64 \
-	--kunitconfig="$kunit/amdgpu.kunitconfig" --kunitconfig="$kunit/guest-systemd.kunitconfig" \
+	--kunitconfig="$kunit/amdgpu.kunitconfig" --kunitconfig="$here/systemd.kunitconfig" \
 	--build_dir="$build" --jobs=2 --make_options "CC=ccache gcc") >> "$log" 2>&1 ||
 	fail "the guest kernel does not build"
 
