@@ -21,7 +21,9 @@
 #
 # Writes RESULTS_DIR/guest ("passed failed skipped", one per TAP line of the
 # guest, and one failure more for a missing plan, a wrong count, or a
-# kernel splat), and keeps the console in RESULTS_DIR/guest.console.log.
+# kernel splat), and keeps the console in RESULTS_DIR/guest.console.log and
+# the guest's TAP in RESULTS_DIR/guest.tap. The TAP has a serial port of its
+# own (ttyS1): on the console, printk lines can land in the middle of it.
 #
 # usage: check.sh RESULTS_DIR (after the pkg tier wrote RESULTS_DIR/pkg.debs)
 set -u
@@ -104,7 +106,9 @@ Type=oneshot
 ExecStart=/usr/local/sbin/gpurobust-e2e
 StandardOutput=tty
 StandardError=tty
-TTYPath=/dev/ttyS0
+TTYPath=/dev/ttyS1
+# a pipe to "grep -q" closing early is no error worth a line of TAP
+IgnoreSIGPIPE=no
 
 [Install]
 WantedBy=multi-user.target
@@ -122,16 +126,19 @@ mke2fs -q -t ext4 -d "$root" "$work/root.img" >> "$log" 2>&1 || fail "mke2fs -d"
 
 # ---- boot -------------------------------------------------------------------------------
 console=$results/guest.console.log
+tapfile=$results/guest.tap
+rm -f "$tapfile"
 echo "guest: booting $build/arch/x86/boot/bzImage (TCG)"
 # SeaBIOS, not the kernel tier's qboot: without ACPI the kernel routes PCI
 # interrupts from the BIOS's MP table, and qboot's gives virtio-blk none.
-timeout 1200 qemu-system-x86_64 -m 2048 -smp 2 -nodefaults -nographic -serial stdio \
+timeout 1200 qemu-system-x86_64 -m 2048 -smp 2 -nodefaults -nographic \
+	-serial stdio -serial file:"$tapfile" \
 	-no-reboot -kernel "$build/arch/x86/boot/bzImage" \
 	-drive file="$work/root.img",format=raw,if=virtio \
 	-append "console=ttyS0 root=/dev/vda rw panic=-1 reboot=t loglevel=5 systemd.show_status=0 kunit.enable=1 kunit.filter_glob=amdgpu_kselftest_host amdgpu.kselftest_host=1" \
 	> "$console" 2>&1 < /dev/null
 
-tap=$(tr -d '\r' < "$console" | sed -n '/^guest: start/,/^guest: exit/p' |
+tap=$(tr -d '\r' < "$tapfile" 2>/dev/null | sed -n '/^guest: start/,/^guest: exit/p' |
 	grep -aE '^(ok|not ok|1\.\.|#)')
 printf '%s\n' "$tap" | sed 's/^/guest: /'
 passed=$(printf '%s\n' "$tap" | grep '^ok [0-9]' | grep -vc '# SKIP')
@@ -148,6 +155,7 @@ if [ -n "$problems" ]; then
 	failed=$((failed + 1))
 	echo "guest: $problems"
 	tr -d '\r' < "$console" | tail -n 40 | sed 's/^/guest: console: /'
+	tr -d '\r' < "$tapfile" 2>/dev/null | tail -n 40 | sed 's/^/guest: tap: /'
 fi
 echo "$passed $failed $skipped" > "$results/guest"
 echo "guest: $passed passed, $failed failed, $skipped skipped"

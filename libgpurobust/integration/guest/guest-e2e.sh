@@ -3,7 +3,7 @@
 # Copyright © 2026 The gpurobust authors
 # Runs in the guest as gpurobust-e2e.service, once systemd, systemd-udevd
 # and systemd-journald are up; prints TAP between "guest: start" and
-# "guest: exit N" on the serial console, then reboots (QEMU runs with
+# "guest: exit N" on the second serial port (ttyS1), then reboots (QEMU runs with
 # -no-reboot, so that ends it). The fake amdgpu device is hosted by the
 # KUnit case amdgpu_kselftest_host; everything after the hang is the
 # driver's, udev's, systemd's and the installed packages' own doing.
