@@ -78,9 +78,17 @@ echo "guest: building the kernel in $build"
 # ---- the application, against the series' uAPI -------------------------------
 work=$(mktemp -d /var/tmp/gpurobust-guest.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# and the packages' libgpurobust-dev: the guest root is Debian 12 as this
+# machine is, so what links here runs there against libgpurobust-driver0
 make -C "$tree" O="$work/headers" -s headers >> "$log" 2>&1 || fail "make headers"
-gcc -static -O2 -Wall -Wextra -Werror -isystem "$work/headers/usr/include" \
-	-o "$work/hang-app" "$here/hang-app.c" >> "$log" 2>&1 || fail "hang-app does not build"
+for deb in libgpurobust-dev libgpurobust-driver0; do
+	dpkg-deb -x "$results"/pkg.debs/${deb}_*.deb "$work/dev" || fail "dpkg-deb -x $deb"
+done
+libdir=$work/dev/usr/lib/x86_64-linux-gnu
+gcc -O2 -Wall -Wextra -Werror -isystem "$work/headers/usr/include" \
+	-isystem "$work/dev/usr/include" -o "$work/hang-app" "$here/hang-app.c" \
+	-L"$libdir" -Wl,-rpath-link,"$libdir" -lgpurobust-driver >> "$log" 2>&1 ||
+	fail "hang-app does not build"
 
 # ---- the root ----------------------------------------------------------------------
 # systemd, udev, and what the packages need, so that dpkg installs them
