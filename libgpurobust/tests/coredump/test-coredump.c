@@ -282,6 +282,34 @@ static void test_D3_capture_truncated(void **state)
 	free(b.p);
 }
 
+/* amdgpu's sizing pass counts the dwords of IBs the printing pass cannot
+ * read: the dump ends in NUL bytes, which are no truncation. */
+static void test_nul_padding_after_the_text(void **state)
+{
+	uint8_t capture[64] = { 1, 2, 3, 4, 5 };
+	struct textbuf b = { 0 };
+	struct gpurobust_coredump *d;
+	char *padded;
+
+	(void)state;
+	gen_header_612(&b, "7.2.13", "a", 1, "gfx_0.0.0");
+	gen_series(&b, capture, sizeof(capture));
+	/* one IB of 16 dwords: 16 lines of "0x%08x\n" never printed */
+	padded = calloc(1, b.len + 16 * 11);
+	assert_non_null(padded);
+	memcpy(padded, b.p, b.len);
+	d = parse(padded, b.len + 16 * 11);
+	assert_false(d->truncated);
+	assert_int_equal(d->capture_len, sizeof(capture));
+	assert_memory_equal(d->capture, capture, sizeof(capture));
+	assert_true(has_diag(d, GPUROBUST_CD_NOTE, "176 NUL bytes after the text"));
+	for (size_t i = 0; i < d->n_diags; i++)
+		assert_int_not_equal(d->diags[i].severity, GPUROBUST_CD_ERROR);
+	gpurobust_coredump_free(d);
+	free(padded);
+	free(b.p);
+}
+
 /* D3 v2 (generated from the layout's format strings, see gen_capture_v2()):
  * va: and error: are read, unknown keys skipped, several sections kept in
  * order, and a failed copy is a section with its errno and no bytes. */
@@ -638,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_large_rings_located_exactly),
 		cmocka_unit_test(test_D4_every_prefix),
 		cmocka_unit_test(test_garbage_is_diagnosed),
+		cmocka_unit_test(test_nul_padding_after_the_text),
 		cmocka_unit_test(test_bad_arguments),
 	};
 

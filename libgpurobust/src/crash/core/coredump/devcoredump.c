@@ -1057,7 +1057,7 @@ GPUROBUST_EXPORT
 int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_coredump **out)
 {
 	struct parser ps = { 0 };
-	size_t skipped = 0;
+	size_t skipped = 0, nul_padding = 0;
 	struct span line;
 
 	if (!out || (!text && len))
@@ -1068,6 +1068,16 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 		return -ENOMEM;
 	ps.d->ip_type = -1;
 	ps.base = text ? text : "";
+	/*
+	 * amdgpu formats a dump twice, the first time only to size its buffer,
+	 * and that pass counts every IB's dwords. An IB whose memory the second
+	 * pass cannot read (not mapped, or the VM gone) prints no dwords, and
+	 * the dump ends in the NUL bytes it did not fill (7.2).
+	 */
+	while (len && !ps.base[len - 1]) {
+		len--;
+		nul_padding++;
+	}
 	line_reader_init(&ps.r, ps.base, len);
 
 	while (!ps.oom && line_next(&ps.r, &line)) {
@@ -1102,6 +1112,9 @@ int gpurobust_coredump_parse(const char *text, size_t len, struct gpurobust_core
 		diag(&ps, GPUROBUST_CD_ERROR, ps.r.lineno,
 		     "input ends inside a line: the dump is truncated");
 	}
+	if (nul_padding)
+		diag(&ps, GPUROBUST_CD_NOTE, 0, "%zu NUL bytes after the text: room the kernel "
+		     "sized for IB contents it could not print", nul_padding);
 	if (skipped)
 		diag(&ps, GPUROBUST_CD_NOTE, 0, "%zu line%s before the first devcoredump section "
 		     "skipped", skipped, skipped == 1 ? "" : "s");
