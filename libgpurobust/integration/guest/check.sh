@@ -93,7 +93,7 @@ gcc -O2 -Wall -Wextra -Werror -isystem "$work/headers/usr/include" \
 # ---- the root ----------------------------------------------------------------------
 # systemd, udev, and what the packages need, so that dpkg installs them
 # without the network
-base=$(make_root guest minbase "systemd,systemd-sysv,udev,libjson-c5,libsqlite3-0,libxxhash0,libzstd1,libdrm2,libdrm-amdgpu1") ||
+base=$(make_root guest minbase "systemd,systemd-sysv,udev,libjson-c5,libsqlite3-0,libxxhash0,libzstd1,libpq5,libdrm2,libdrm-amdgpu1") ||
 	fail "the guest root (mmdebstrap)"
 root=$work/root
 cp -a "$base" "$root"

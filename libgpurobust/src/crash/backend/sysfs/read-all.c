@@ -47,3 +47,20 @@ int grb_read_all_fd(int fd, size_t limit, char **data, size_t *len)
 	*len = used;
 	return 0;
 }
+
+int grb_write_all_fd(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}

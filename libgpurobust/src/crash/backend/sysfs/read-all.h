@@ -19,4 +19,8 @@
  */
 int grb_read_all_fd(int fd, size_t limit, char **data, size_t *len);
 
+/* Write all of @data to @fd, through short writes and EINTR. Return: 0 or
+ * -errno of write() (-ENOSPC on a full file system). */
+int grb_write_all_fd(int fd, const void *data, size_t len);
+
 #endif

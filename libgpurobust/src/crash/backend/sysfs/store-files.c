@@ -32,23 +32,6 @@
 #define ENTRY_MAX		(64u * 1024)
 #define ZSTD_LEVEL		3
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 static int write_zstd(int fd, const char *data, size_t len)
 {
 	ZSTD_CCtx *cctx = ZSTD_createCCtx();
@@ -73,7 +56,7 @@ static int write_zstd(int fd, const char *data, size_t len)
 			r = -ENOMEM;
 			break;
 		}
-		r = write_all(fd, buf, out.pos);
+		r = grb_write_all_fd(fd, buf, out.pos);
 	} while (!r && left);
 out:
 	free(buf);
@@ -118,7 +101,7 @@ int grb_store_write_file(const char *path, const char *data, size_t len, bool co
 		return -errno;
 	r = set_access(fd, crash);
 	if (!r)
-		r = compress ? write_zstd(fd, data, len) : write_all(fd, data, len);
+		r = compress ? write_zstd(fd, data, len) : grb_write_all_fd(fd, data, len);
 	return finish_file(fd, path, r);
 }
 
@@ -173,7 +156,7 @@ int grb_store_write_entry(const char *dumps, const struct gpurobust_stored_crash
 	}
 	r = set_access(fd, crash);
 	if (!r)
-		r = write_all(fd, json, strlen(json));
+		r = grb_write_all_fd(fd, json, strlen(json));
 	free(json);
 	r = finish_file(fd, tmp, r);
 	if (!r && rename(tmp, path)) {
@@ -439,7 +422,7 @@ int gpurobust_store_record_wedged(const char *dir, const struct gpurobust_wedged
 	owner.gid = w->gid;
 	r = set_access(fd, &owner);
 	if (!r)
-		r = write_all(fd, json, strlen(json));
+		r = grb_write_all_fd(fd, json, strlen(json));
 	free(json);
 	r = finish_file(fd, tmp, r);
 	/* complete, it gets the name listings read: <...>.json */
