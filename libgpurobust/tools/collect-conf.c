@@ -11,6 +11,8 @@
 #include <strings.h>
 #include <sys/statvfs.h>
 
+#include <gpurobust/fleet.h>
+
 #include "collect-conf.h"
 #include "crash-common.h"
 
@@ -23,6 +25,7 @@ void collect_conf_defaults(struct collect_conf *conf)
 	*conf = (struct collect_conf){
 		.policy = { .keep_files = true, .compress = true,
 			    .dump_size_max = DEFAULT_DUMP_SIZE_MAX },
+		.fleet_outbox = GPUROBUST_OUTBOX_DIR,
 	};
 }
 
@@ -93,6 +96,18 @@ static int parse_limit(const char *v, uint64_t *limit, bool *set)
 	return r;
 }
 
+/* A fleet store's URI (gpurobust/fleet.h), or "" for none. */
+static int parse_store_uri(const char *v, char *out, size_t size)
+{
+	if (*v && strncmp(v, "sqlite://", 9) && strncmp(v, "postgresql:", 11) &&
+	    strncmp(v, "postgres://", 11))
+		return -EINVAL;
+	if (strlen(v) >= size)
+		return -ERANGE;
+	strcpy(out, v);
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -127,6 +142,14 @@ static int apply(struct collect_conf *conf, const char *key, const char *v)
 		return parse_limit(v, &p->max_use, &conf->max_use_set);
 	if (!strcmp(key, "KeepFree"))
 		return parse_limit(v, &p->keep_free, &conf->keep_free_set);
+	if (!strcmp(key, "FleetStore"))
+		return parse_store_uri(v, conf->fleet_store, sizeof(conf->fleet_store));
+	if (!strcmp(key, "FleetOutbox")) {
+		if (v[0] != '/' || strlen(v) >= sizeof(conf->fleet_outbox))
+			return -EINVAL;
+		strcpy(conf->fleet_outbox, v);
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -249,10 +272,14 @@ static void print_size(FILE *out, const char *key, uint64_t v, bool set)
 void collect_conf_print(const struct collect_conf *conf, FILE *out)
 {
 	const struct gpurobust_store_policy *p = &conf->policy;
+	char shown[sizeof(conf->fleet_store)];
 
 	fprintf(out, "[Collect]\nStorage=%s\nCompress=%s\n", p->keep_files ? "external" : "none",
 		p->compress ? "yes" : "no");
 	print_size(out, "DumpSizeMax", p->dump_size_max, true);
 	print_size(out, "MaxUse", p->max_use, conf->max_use_set);
 	print_size(out, "KeepFree", p->keep_free, conf->keep_free_set);
+	fprintf(out, "FleetStore=%s\nFleetOutbox=%s\n",
+		gpurobust_fleet_uri_redact(conf->fleet_store, shown, sizeof(shown)),
+		conf->fleet_outbox);
 }

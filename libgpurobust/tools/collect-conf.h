@@ -21,6 +21,10 @@
 
 struct collect_conf {
 	struct gpurobust_store_policy policy;
+	/* FleetStore=: where `gpurobust send` sends the outbox; "": nowhere,
+	 * and the collector queues nothing (Documentation/fleet.md) */
+	char fleet_store[512];
+	char fleet_outbox[256];	/* FleetOutbox= */
 	/* MaxUse= and KeepFree= default to 10% and 15% of the store's file
 	 * system, at most 4 GiB, as coredump.conf's do, until
 	 * collect_conf_resolve() */

@@ -127,6 +127,8 @@ int cmd_collect(int argc, char **argv)
 	}
 	collect_conf_resolve(&conf, co.store_dir);
 	gpurobust_store_set_policy(store, &conf.policy);
+	if (conf.fleet_store[0])
+		co.fleet_outbox = conf.fleet_outbox;
 	r = crash_collect(store, &co, devcd->path, "gpurobust collect");
 	gpurobust_store_close(store);
 	free(list);

@@ -10,6 +10,7 @@ enum gpurobust_exit {
 	GPUROBUST_EXIT_USAGE = 2,	/* bad arguments */
 	GPUROBUST_EXIT_NO_DEVICE = 3,	/* no amdgpu device on this machine */
 	GPUROBUST_EXIT_NOTHING = 4,	/* report: the input has nothing amdgpu to report */
+	GPUROBUST_EXIT_TEMPFAIL = 75,	/* send: the store is unreachable; try again */
 };
 
 struct gpurobust_command {
@@ -30,5 +31,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_wedged(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_group(int argc, char **argv);
+int cmd_send(int argc, char **argv);
 
 #endif

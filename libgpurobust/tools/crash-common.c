@@ -16,6 +16,7 @@
 #include "crash/backend/sysfs/read-all.h"
 #include "crash-common.h"
 #include "crash-journal.h"
+#include "fleet-queue.h"
 
 int crash_read_file(const char *path, char **text, size_t *len)
 {
@@ -155,14 +156,21 @@ bool crash_process_owner(const char *proc, int32_t pid, const char *comm, uint32
  * failing_device link resolves to), or NULL. */
 static const char *failing_device(const char *devcd, char *buf, size_t size)
 {
-	char link[PATH_MAX], target[PATH_MAX];
+	char target[PATH_MAX];
 	const char *base;
 
-	snprintf(link, sizeof(link), "%s/failing_device", devcd);
-	if (!realpath(link, target))
+	if (!crash_failing_device_path(devcd, target))
 		return NULL;
 	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
 	return snprintf(buf, size, "%s", base) < (int)size ? buf : NULL;
+}
+
+const char *crash_failing_device_path(const char *devcd, char path[PATH_MAX])
+{
+	char link[PATH_MAX];
+
+	snprintf(link, sizeof(link), "%s/failing_device", devcd);
+	return realpath(link, path);
 }
 
 /* A dump the parsers cannot read is still an amdgpu crash: it is kept as
@@ -260,6 +268,10 @@ int crash_collect(struct gpurobust_store *store, const struct crash_collect_opts
 	if (o->journal && (r = crash_journal_log(report, &stored, o->store_dir, devcd)))
 		fprintf(stderr, "%s: no journal entry for event %lld: %s\n", prog,
 			(long long)stored.id, strerror(-r));
+	/* stored here already: a full outbox loses the fleet a copy, not the crash */
+	if (o->fleet_outbox && (r = crash_fleet_queue(o->fleet_outbox, report, &stored, devcd)))
+		fprintf(stderr, "%s: event %lld not queued for the fleet store in %s: %s\n", prog,
+			(long long)stored.id, o->fleet_outbox, strerror(-r));
 	r = 0;
 	if (devcd && o->clear && (r = gpurobust_devcd_clear(devcd)))
 		fprintf(stderr, "%s: cannot clear %s: %s\n", prog, devcd, strerror(-r));

@@ -7,6 +7,7 @@
 #define GPUROBUST_TOOLS_CRASH_COMMON_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,8 @@
 
 /* Where `gpurobust watch` keeps crashes unless told otherwise. */
 #define GPUROBUST_STORE_DIR "/var/lib/gpurobust/crashes"
+/* Where crashes wait for a fleet store (gpurobust send). */
+#define GPUROBUST_OUTBOX_DIR "/var/lib/gpurobust/outbox"
 
 /* Read a whole file ("-" for standard input). Return: 0 or -errno. */
 int crash_read_file(const char *path, char **text, size_t *len);
@@ -46,7 +49,12 @@ struct crash_collect_opts {
 	const char *proc;	/* where the guilty process's owner is looked up */
 	bool clear;		/* free the devcoredump once it is stored */
 	bool journal;		/* one journal entry per stored crash */
+	const char *fleet_outbox;	/* queue each crash there too, or NULL */
 };
+
+/* Where a devcoredump's failing_device link leads (the device's sysfs
+ * directory), or NULL. */
+const char *crash_failing_device_path(const char *devcd, char path[PATH_MAX]);
 
 /* Store one hang: the devcoredump at @devcd (NULL: a reset without one)
  * with the kernel log's hang context, owned by the guilty process's user

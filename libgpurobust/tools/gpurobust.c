@@ -17,7 +17,8 @@ static const struct gpurobust_command commands[] = {
 	{ "info", "one stored crash in full, with its report", cmd_info },
 	{ "dump", "write a stored crash's devcoredump", cmd_dump },
 	{ "wedged", "record a DRM device's WEDGED uevent with the crashes (udev)", cmd_wedged },
-	{ "triage", "list the crash store's buckets, most frequent first", cmd_triage },
+	{ "triage", "the crash store's buckets, or a fleet store's groups", cmd_triage },
+	{ "send", "send the outbox's crashes to a fleet store", cmd_send },
 	{ "group", "cluster breadcrumb reports in a directory into root causes", cmd_group },
 	{ NULL, NULL, NULL },
 };

@@ -13,10 +13,7 @@
 #include "crash-common.h"
 #include "stored.h"
 
-/* "@UNIX", "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]" (local time, as
- * journalctl reads them), "today", "yesterday", or "-N" seconds, or with
- * s, min, h or d, before now. Return: 0, -EINVAL, or -ERANGE. */
-static int parse_time(const char *s, int64_t *out)
+int stored_parse_time(const char *s, int64_t *out)
 {
 	static const struct { const char *unit; int64_t sec; } units[] = {
 		{ "s", 1 }, { "min", 60 }, { "h", 3600 }, { "d", 86400 },
@@ -84,7 +81,7 @@ int stored_parse_args(int argc, char **argv, const char *usage_line, struct stor
 		case 'j': q->json = true; break;
 		case 'b':
 		case 'e':
-			if (parse_time(optarg, c == 'b' ? &q->since : &q->until)) {
+			if (stored_parse_time(optarg, c == 'b' ? &q->since : &q->until)) {
 				fprintf(stderr, "gpurobust: bad time '%s' (@UNIX, YYYY-MM-DD "
 					"[HH:MM[:SS]], today, yesterday or -N[s|min|h|d])\n",
 					optarg);

@@ -24,6 +24,11 @@ struct stored_query {
 	const char *output;		/* dump: a file instead of stdout */
 };
 
+/* "@UNIX", "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]" (local time, as
+ * journalctl reads them), "today", "yesterday", or "-N" seconds, or with
+ * s, min, h or d, before now. Return: 0, -EINVAL, or -ERANGE. */
+int stored_parse_time(const char *s, int64_t *out);
+
 /* Parse the options list, info and dump share into @q (the matches are
  * what is left of argv). Prints usage with @usage_line on a bad option.
  * Return: 0, 1 after --help, -1 on a usage error. */

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Copyright © 2026 The gpurobust authors
 /*
- * gpurobust triage [--store DIR] [--json]
+ * gpurobust triage [--store DIR|URI] [OPTIONS] [--json]
  *
- * The buckets of the crash store, most frequent first: signature, count,
- * first and last seen, the last process, and the title.
+ * With a directory (the default), the buckets of this machine's crash
+ * store, most frequent first: signature, count, first and last seen, the
+ * last process, and the title. With a store URI (sqlite://…,
+ * postgresql://…), a fleet store's groups (triage-fleet.c).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,8 @@
 
 #include "commands.h"
 #include "crash-common.h"
+#include "stored.h"
+#include "triage.h"
 
 static void when(int64_t t, char *buf, size_t size)
 {
@@ -84,19 +89,52 @@ static int print_json(const struct gpurobust_bucket *b, size_t n)
 	return err ? -ENOMEM : 0;
 }
 
+static int usage(int c)
+{
+	fprintf(c == 'h' ? stdout : stderr,
+		"usage: gpurobust triage [--store DIR] [--json]\n"
+		"       gpurobust triage --store URI [--since T] [--until T] [--limit N]\n"
+		"                        [--new-since-kernel V] [--new-since-driver V] [--json]\n"
+		"       gpurobust triage --store URI --group SIGNATURE [--json]\n"
+		"  --store DIR|URI       this machine's crash store (default %s), or a fleet\n"
+		"                        store: sqlite://PATH or postgresql://...\n"
+		"  --since T, --until T  crashes seen in [T, T'): @UNIX, YYYY-MM-DD [HH:MM[:SS]],\n"
+		"                        today, yesterday, -N[s|min|h|d]\n"
+		"  --limit N             the N largest groups\n"
+		"  --new-since-kernel V  groups never seen on a kernel older than V\n"
+		"  --new-since-driver V  groups never seen on a driver older than V\n"
+		"  --group SIGNATURE     one group: first and last seen, spread over GPUs and\n"
+		"                        versions\n",
+		GPUROBUST_STORE_DIR);
+	return c == 'h' ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
+}
+
+static bool is_store_uri(const char *store)
+{
+	return strstr(store, "://") || !strncmp(store, "postgresql:", 11);
+}
+
 int cmd_triage(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "since", required_argument, NULL, 'b' },
+		{ "until", required_argument, NULL, 'e' },
+		{ "limit", required_argument, NULL, 'n' },
+		{ "new-since-kernel", required_argument, NULL, 'K' },
+		{ "new-since-driver", required_argument, NULL, 'D' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *store_dir = GPUROBUST_STORE_DIR;
 	struct gpurobust_bucket *buckets = NULL;
+	struct triage_args a = { 0 };
 	struct gpurobust_store *store;
+	bool fleet_only = false;
 	uint64_t events = 0;
-	bool json = false;
+	char *end;
 	size_t n = 0;
 	int c, r;
 
@@ -104,16 +142,44 @@ int cmd_triage(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "S:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': store_dir = optarg; break;
-		case 'j': json = true; break;
+		case 'j': a.json = true; break;
+		case 'b':
+		case 'e':
+			if (stored_parse_time(optarg, c == 'b' ? &a.query.since : &a.query.until)) {
+				fprintf(stderr, "gpurobust triage: not a time: %s\n", optarg);
+				return GPUROBUST_EXIT_USAGE;
+			}
+			fleet_only = true;
+			break;
+		case 'n':
+			errno = 0;
+			a.query.limit = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-')
+				return usage(c);
+			fleet_only = true;
+			break;
+		case 'K': a.query.new_since_kernel = optarg; fleet_only = true; break;
+		case 'D': a.query.new_since_driver = optarg; fleet_only = true; break;
+		case 'g': a.group = optarg; fleet_only = true; break;
 		case 'h':
 		default:
-			fprintf(c == 'h' ? stdout : stderr,
-				"usage: gpurobust triage [--store DIR] [--json]\n");
-			return c == 'h' ? GPUROBUST_EXIT_OK : GPUROBUST_EXIT_USAGE;
+			return usage(c);
 		}
 	}
 	if (optind < argc)
+		return usage(0);
+	/* a window with one end: the other is open */
+	if (a.query.since && !a.query.until)
+		a.query.until = INT64_MAX;
+	if (a.query.until && !a.query.since)
+		a.query.since = INT64_MIN;
+	if (is_store_uri(store_dir))
+		return triage_fleet(store_dir, &a);
+	if (fleet_only) {
+		fprintf(stderr, "gpurobust triage: --since, --until, --limit, --new-since-* and "
+			"--group ask a fleet store: --store sqlite://... or postgresql://...\n");
 		return GPUROBUST_EXIT_USAGE;
+	}
 	r = gpurobust_store_open(store_dir, &store);
 	if (r) {
 		fprintf(stderr, "gpurobust triage: cannot open the store %s: %s\n", store_dir,
@@ -124,7 +190,7 @@ int cmd_triage(int argc, char **argv)
 	if (!r)
 		r = gpurobust_store_count(store, &events);
 	if (!r)
-		r = json ? print_json(buckets, n) : print_text(buckets, n, events);
+		r = a.json ? print_json(buckets, n) : print_text(buckets, n, events);
 	if (r)
 		fprintf(stderr, "gpurobust triage: %s\n", strerror(-r));
 	free(buckets);

@@ -12,7 +12,8 @@
 #  3. on a minimal bookworm, apt installs them with their dependencies;
 #  4. `gpurobust list` works with nothing collected and says so, as root
 #     and as nobody;
-#  5. the rule, the unit and collect.conf are where udev and systemd look;
+#  5. the rule, the units and collect.conf are where udev and systemd look,
+#     and the fleet sender's timer is enabled;
 #  6. an upgrade to a newer build keeps a collect.conf the admin edited;
 #  7. purge, then autoremove, leaves the root as it was before the install
 #     (the crash store the collector made included), as piuparts checks.
@@ -140,12 +141,17 @@ fi
 files=$(in_root "$iroot" dpkg -L gpurobust-collect)
 rule=$(printf '%s\n' "$files" | grep '/udev/rules.d/71-gpurobust-collect.rules$')
 unit=$(printf '%s\n' "$files" | grep '/systemd/system/gpurobust-collect@.service$')
+sender=$(printf '%s\n' "$files" | grep '/systemd/system/gpurobust-send.service$')
+timer=$(printf '%s\n' "$files" | grep '/systemd/system/gpurobust-send.timer$')
 if [ -n "$rule" ] && [ -n "$unit" ] && printf '%s\n' "$files" | grep -qx /etc/gpurobust/collect.conf &&
 	grep -q 'RUN+="/usr/bin/gpurobust wedged --journal"' "$iroot$rule" &&
-	grep -qx 'ExecStart=/usr/bin/gpurobust collect %I' "$iroot$unit"; then
-	ok "the rule ($rule), the unit ($unit) and /etc/gpurobust/collect.conf, naming /usr/bin/gpurobust"
+	grep -qx 'ExecStart=/usr/bin/gpurobust collect %I' "$iroot$unit" &&
+	[ -n "$timer" ] && grep -qx 'ExecStart=/usr/bin/gpurobust send --wait 60' "$iroot$sender" &&
+	[ -L "$iroot/etc/systemd/system/timers.target.wants/gpurobust-send.timer" ]; then
+	ok "the rule ($rule), the units ($unit, gpurobust-send.service, its timer enabled) and /etc/gpurobust/collect.conf, naming /usr/bin/gpurobust"
 else
-	not_ok "the installed rule, unit and config" "$files"
+	not_ok "the installed rule, units and config" "$files" \
+		"$(ls -l "$iroot/etc/systemd/system/timers.target.wants" 2>&1)"
 fi
 
 # ---- 6. upgrade, with an edited conffile -------------------------------------------------

@@ -59,7 +59,7 @@ has_amdgpu() {
 	return 1
 }
 
-echo "1..15"
+echo "1..19"
 
 if has_amdgpu; then
 	run "status on an amdgpu machine exits 0" 0 status &&
@@ -126,7 +126,7 @@ printf '[Collect]\nStorage=none\n' > "$tmp/etc/collect.conf.d/30-skipped.conf.di
 run "collect --show-config reads collect.conf and its drop-ins" 0 \
 	collect --config-dir "$tmp/etc" --show-config &&
 	check "drop-ins override in name order; a bad value keeps the last good one; empty is the default" \
-		sh -c "printf '[Collect]\nStorage=external\nCompress=no\nDumpSizeMax=65536\nMaxUse=(10%% of the file system, at most 4G)\nKeepFree=524288000\n' |
+		sh -c "printf '[Collect]\nStorage=external\nCompress=no\nDumpSizeMax=65536\nMaxUse=(10%% of the file system, at most 4G)\nKeepFree=524288000\nFleetStore=\nFleetOutbox=/var/lib/gpurobust/outbox\n' |
 			cmp -s - '$tmp/out'"
 run "a typo in collect.conf is no failure" 0 collect --config-dir "$tmp/etc" --show-config &&
 	check "the unknown key and the bad value are named with file and line" \
@@ -137,6 +137,28 @@ run "no collect.conf: the defaults" 0 collect --config-dir "$tmp/nowhere" --show
 		sh -c "grep -qx 'DumpSizeMax=1073741824' '$tmp/out' &&
 			grep -qx 'MaxUse=(10% of the file system, at most 4G)' '$tmp/out' &&
 			grep -qx 'KeepFree=(15% of the file system, at most 4G)' '$tmp/out'"
+# a fleet store's password is never printed; a URI of no store is refused
+mkdir -p "$tmp/fleet/collect.conf.d"
+printf '[Collect]\nFleetStore=postgresql://sender:s3cret@db.example/crashes?sslmode=verify-full\n' \
+	> "$tmp/fleet/collect.conf"
+printf '[Collect]\nFleetOutbox=relative/outbox\n' > "$tmp/fleet/collect.conf.d/10-bad.conf"
+printf '[Collect]\nFleetStore=mysql://db/crashes\n' > "$tmp/fleet/collect.conf.d/20-bad.conf"
+run "FleetStore= and FleetOutbox= in collect.conf" 0 collect --config-dir "$tmp/fleet" --show-config &&
+	check "the store shown without its password; bad values named and ignored" \
+		sh -c "grep -qx 'FleetStore=postgresql://sender:\*\*\*@db.example/crashes?sslmode=verify-full' '$tmp/out' &&
+			grep -qx 'FleetOutbox=/var/lib/gpurobust/outbox' '$tmp/out' &&
+			! grep -q s3cret '$tmp/out' '$tmp/err' &&
+			grep -q '10-bad.conf:2: bad value for FleetOutbox, ignored' '$tmp/err' &&
+			grep -q '20-bad.conf:2: bad value for FleetStore, ignored' '$tmp/err'"
+run "send with no fleet store configured has nothing to do" 0 send --config-dir "$tmp/nowhere" &&
+	check "send: says there is no store" grep -q "no fleet store" "$tmp/out"
+run "send to a store that is not there keeps the crashes, exit 75" 75 \
+	send --store "postgresql:///crashes?host=$tmp/no-server&password=hunter2" --outbox "$tmp/nothing" &&
+	check "send: the reason, without the password" \
+		sh -c "grep -q 'no-server' '$tmp/err' && ! grep -q hunter2 '$tmp/err'"
+run "triage asks a fleet store only with a URI" 2 triage --store "$tmp/nowhere" --limit 3 &&
+	check "triage: says why" grep -q "ask a fleet store" "$tmp/err"
+
 run "list with no store at all says none was collected" 0 list --store "$tmp/nowhere" &&
 	check "list: the message, nothing on stdout" \
 		sh -c "[ ! -s '$tmp/out' ] && grep -qx 'No GPU crashes found (none collected yet).' '$tmp/err'"

@@ -251,6 +251,56 @@ static void test_collect_one_dump(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* FleetStore= in collect.conf: collect also queues the crash, with its
+ * GPU from the failing device's sysfs directory, and `gpurobust send`
+ * (store and outbox from collect.conf) sends it to the fleet store, where
+ * triage finds it; the outbox is empty after. */
+static void test_collect_queues_for_the_fleet(void **state)
+{
+	char root[] = "/tmp/gpurobust-fleet-XXXXXX", cmd[2048], *out;
+	json_object *o, *g;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	fake_sysfs(root, 1);
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; d=devices/pci0000:00/0000:03:00.0;"
+		 "printf '0x1002\\n' > $d/vendor; printf '0x744c\\n' > $d/device;"
+		 "printf '113-D7020100-102\\n' > $d/vbios_version;"
+		 "cp '%s/gen612-vkd3d-proton-3073.devcoredump' devices/virtual/devcoredump/devcd1/data;"
+		 ": > kmsg; mkdir etc;"
+		 "printf '[Collect]\\nFleetStore=sqlite://%s/fleet.db\\nFleetOutbox=%s/outbox\\n'"
+		 " > etc/collect.conf", root, FIXTURE_DIR, root, root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(run(&out, "collect --config-dir '%s/etc' --sysfs '%s' --kmsg '%s/kmsg' "
+			     "--store '%s/store' devcd1", root, root, root, root), 0);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "test $(ls '%s/outbox' | grep -c '^[0-9a-f]*\\.json$') = 1 &&"
+		 " grep -q '\"pci_id\":\"1002:744c\"' '%s'/outbox/*.json &&"
+		 " grep -q '\"vbios\":\"113-D7020100-102\"' '%s'/outbox/*.json",
+		 root, root, root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(run(&out, "send --config-dir '%s/etc'", root), 0);
+	assert_non_null(strstr(out, "sent 1 crash to sqlite://"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s/outbox')\"", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(run(&out, "triage --json --store 'sqlite://%s/fleet.db'", root), 0);
+	o = parse_strict(out);
+	assert_int_equal(json_object_array_length(o), 1);
+	g = json_object_array_get_idx(o, 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(g, "crashes")), 1);
+	assert_int_equal(json_object_get_int(json_object_object_get(g, "machines")), 1);
+	json_object_put(o);
+	free(out);
+	/* again: nothing queued, nothing sent, nothing lost */
+	assert_int_equal(run(&out, "send --config-dir '%s/etc'", root), 0);
+	assert_non_null(strstr(out, "sent 0 crashes"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_report_bad_input),
 		cmocka_unit_test(test_watch_once_then_triage_json),
 		cmocka_unit_test(test_collect_one_dump),
+		cmocka_unit_test(test_collect_queues_for_the_fleet),
 		cmocka_unit_test(test_watch_stores_nothing_for_stray_input),
 	};
 
