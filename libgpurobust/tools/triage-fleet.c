@@ -38,11 +38,13 @@ static void print_groups(const struct gpurobust_fleet_group *g, size_t n)
 	       "FIRST SEEN", "LAST SEEN", "TITLE");
 	for (size_t i = 0; i < n; i++) {
 		char first[32], last[32], title[4 * sizeof(g->title) + 1];
+		char signature[4 * sizeof(g->signature) + 1];
 
 		iso_time(g[i].first_seen, first, sizeof(first));
 		iso_time(g[i].last_seen, last, sizeof(last));
 		gpurobust_text_escape(title, sizeof(title), g[i].title);
-		printf("%-16s %8" PRIu64 " %8" PRIu64 "  %-20s  %-20s  %s\n", g[i].signature,
+		gpurobust_text_escape(signature, sizeof(signature), g[i].signature);
+		printf("%-16s %8" PRIu64 " %8" PRIu64 "  %-20s  %-20s  %s\n", signature,
 		       g[i].count, g[i].machines, first, last, title);
 	}
 }
@@ -50,12 +52,13 @@ static void print_groups(const struct gpurobust_fleet_group *g, size_t n)
 static json_object *group_json(const struct gpurobust_fleet_group *g)
 {
 	json_object *o = json_object_new_object();
-	char title[4 * sizeof(g->title) + 1];
+	char title[4 * sizeof(g->title) + 1], signature[4 * sizeof(g->signature) + 1];
 
 	if (!o)
 		return NULL;
 	gpurobust_text_escape(title, sizeof(title), g->title);
-	json_object_object_add(o, "group", json_object_new_string(g->signature));
+	gpurobust_text_escape(signature, sizeof(signature), g->signature);
+	json_object_object_add(o, "group", json_object_new_string(signature));
 	json_object_object_add(o, "title", json_object_new_string(title));
 	json_object_object_add(o, "crashes", json_object_new_uint64(g->count));
 	json_object_object_add(o, "machines", json_object_new_uint64(g->machines));

@@ -132,7 +132,7 @@ int cmd_triage(int argc, char **argv)
 	struct gpurobust_bucket *buckets = NULL;
 	struct triage_args a = { 0 };
 	struct gpurobust_store *store;
-	bool fleet_only = false;
+	bool fleet_only = false, since_set = false, until_set = false;
 	uint64_t events = 0;
 	char *end;
 	size_t n = 0;
@@ -149,6 +149,7 @@ int cmd_triage(int argc, char **argv)
 				fprintf(stderr, "gpurobust triage: not a time: %s\n", optarg);
 				return GPUROBUST_EXIT_USAGE;
 			}
+			*(c == 'b' ? &since_set : &until_set) = true;
 			fleet_only = true;
 			break;
 		case 'n':
@@ -168,11 +169,17 @@ int cmd_triage(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage(0);
-	/* a window with one end: the other is open */
-	if (a.query.since && !a.query.until)
-		a.query.until = INT64_MAX;
-	if (a.query.until && !a.query.since)
-		a.query.since = INT64_MIN;
+	/* a window with one end: the other is open (0, 0 is all time) */
+	if (since_set || until_set) {
+		if (!since_set)
+			a.query.since = INT64_MIN;
+		if (!until_set)
+			a.query.until = INT64_MAX;
+		if (a.query.until <= a.query.since) {
+			fprintf(stderr, "gpurobust triage: --until must come after --since\n");
+			return GPUROBUST_EXIT_USAGE;
+		}
+	}
 	if (is_store_uri(store_dir))
 		return triage_fleet(store_dir, &a);
 	if (fleet_only) {

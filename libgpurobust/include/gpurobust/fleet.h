@@ -32,7 +32,8 @@ extern "C" {
 /* The schema this library writes and reads. */
 #define GPUROBUST_FLEET_SCHEMA 1
 
-/* One crash as a fleet keeps it. Strings are NUL-terminated UTF-8; "" is
+/* One crash as a fleet keeps it. Strings are NUL-terminated, inert UTF-8
+ * (no control bytes: gpurobust_text_escape() makes any text so); "" is
  * "unknown". */
 struct gpurobust_fleet_crash {
 	char crash_id[33];	/* gpurobust_fleet_crash_id() of the rest */
@@ -40,10 +41,10 @@ struct gpurobust_fleet_crash {
 	char title[256];
 	char machine_id[33];	/* /etc/machine-id */
 	char pci_id[16];	/* "1002:744c" */
-	char family[32];	/* "GFX11", "navi31"… */
+	char family[32];	/* amdgpu_drm.h's AMDGPU_FAMILY_ name: "NV", "GC_11_0_0"… */
 	char vbios[64];
 	char kernel[64];	/* uname -r */
-	char series[32];	/* the kernel series' version, from the dump */
+	char series[32];	/* "series" when the dump has the kernel series' sections */
 	char driver[64];	/* Mesa or other userspace driver version */
 	char application[64];
 	int64_t seen;		/* Unix time */
@@ -63,8 +64,10 @@ void gpurobust_fleet_crash_id(struct gpurobust_fleet_crash *crash);
 /**
  * gpurobust_fleet_uri_redact() - a store URI fit for a log line
  * @uri: a store URI
- * @buf: the URI with any password (``user:secret@``, ``password=``)
- *       replaced by ``***``
+ * @buf: the URI as it is when libpq finds no secret in it; else libpq's
+ *       reading of it in key=value form, ``password`` and ``sslpassword``
+ *       as ``***``, however the URI spelled them (``user:secret@``, a
+ *       percent-encoded key, spaces, quotes)
  * @size: its size; the result is cut to fit
  *
  * Return: @buf.
@@ -85,7 +88,9 @@ struct gpurobust_fleet;
  * Return: 0; -EINVAL for a URI of no known scheme; -ECONNREFUSED when the
  * server cannot be reached; -EACCES when the role may not log in or may not
  * migrate an old schema; -EPROTONOSUPPORT when the store's schema is newer
- * than GPUROBUST_FLEET_SCHEMA; -EIO for other database errors; -ENOMEM.
+ * than GPUROBUST_FLEET_SCHEMA; -ENOENT when a SQLite file's directory does
+ * not exist; -EBUSY when another writer held SQLite's lock for 30 s; -EIO
+ * for other database errors; -ENOMEM.
  * gpurobust_fleet_error() of a NULL store is then the reason in words.
  */
 int gpurobust_fleet_open(const char *uri, struct gpurobust_fleet **out);
@@ -101,7 +106,8 @@ int gpurobust_fleet_schema(const struct gpurobust_fleet *fleet);
 /**
  * gpurobust_fleet_send() - store crashes, each once
  * @fleet: the store
- * @crashes: crashes with their crash_id set
+ * @crashes: crashes with their crash_id set, whose id and signature are
+ *           lowercase hex and whose text is inert UTF-8
  * @n: how many
  * @added: how many were new (the rest were there already), or NULL
  *
@@ -109,7 +115,8 @@ int gpurobust_fleet_schema(const struct gpurobust_fleet *fleet);
  * as it is. A PostgreSQL connection that was lost is re-established once
  * before the call fails.
  *
- * Return: 0; -EINVAL for a crash without an id; -ENOTCONN when the server
+ * Return: 0; -EINVAL for a crash that is not so (the batch is refused
+ * whole, gpurobust_fleet_error() names it); -ENOTCONN when the server
  * went away (send again later); -EACCES when the role may not insert; -EIO
  * for other database errors (a full disk: -ENOSPC).
  */
@@ -187,8 +194,8 @@ int gpurobust_fleet_count(struct gpurobust_fleet *fleet, uint64_t *crashes);
  * crash is in the outbox whole or not at all. Adding one that is there
  * already is no error.
  *
- * Return: 0, -EINVAL, -errno of writing it (-ENOSPC on a full disk, and
- * nothing is left behind).
+ * Return: 0, -EINVAL (a crash gpurobust_fleet_send() would refuse), -errno
+ * of writing it (-ENOSPC on a full disk, and nothing is left behind).
  */
 int gpurobust_fleet_outbox_add(const char *dir, const struct gpurobust_fleet_crash *crash);
 
@@ -198,8 +205,8 @@ int gpurobust_fleet_outbox_add(const char *dir, const struct gpurobust_fleet_cra
  * @fleet: the store
  * @batch: crashes per transaction; 0: 500
  * @sent: crashes the store now has and the outbox no longer does
- * @bad: files that are no crash (moved aside to ``CRASH_ID.json.bad``), or
- *       NULL
+ * @bad: files that hold no crash gpurobust_fleet_send() takes, or are no
+ *       regular files, moved aside to ``CRASH_ID.json.bad``; or NULL
  *
  * A crash leaves the outbox only after the transaction that stored it has
  * committed. A sender killed in between sends it again next time, which
@@ -207,12 +214,16 @@ int gpurobust_fleet_outbox_add(const char *dir, const struct gpurobust_fleet_cra
  * Several senders may flush one outbox at once.
  *
  * Return: 0 when the outbox is empty; else the error of the send that
- * stopped it (-ENOTCONN: try later), with @sent counting what went before.
+ * stopped it (-ENOTCONN: try later), or -errno of removing a sent crash's
+ * file (then nothing would ever remove it), with @sent counting what went
+ * before.
  */
 int gpurobust_fleet_outbox_flush(const char *dir, struct gpurobust_fleet *fleet, size_t batch,
 				 size_t *sent, size_t *bad);
 
-/* Crash to and from the outbox's JSON. Return: 0, -EBADMSG, -ENOMEM. */
+/* Crash to and from the outbox's JSON. Reading checks the crash as
+ * gpurobust_fleet_send() does, and its id against its content. Return: 0,
+ * -EBADMSG, -ENOMEM. */
 char *gpurobust_fleet_crash_to_json(const struct gpurobust_fleet_crash *crash);
 int gpurobust_fleet_crash_from_json(const char *json, size_t len,
 				    struct gpurobust_fleet_crash *crash);

@@ -145,7 +145,7 @@ printf '[Collect]\nFleetOutbox=relative/outbox\n' > "$tmp/fleet/collect.conf.d/1
 printf '[Collect]\nFleetStore=mysql://db/crashes\n' > "$tmp/fleet/collect.conf.d/20-bad.conf"
 run "FleetStore= and FleetOutbox= in collect.conf" 0 collect --config-dir "$tmp/fleet" --show-config &&
 	check "the store shown without its password; bad values named and ignored" \
-		sh -c "grep -qx 'FleetStore=postgresql://sender:\*\*\*@db.example/crashes?sslmode=verify-full' '$tmp/out' &&
+		sh -c "grep -qx \"FleetStore=postgresql: user='sender' password=\*\*\* dbname='crashes' host='db.example' sslmode='verify-full'\" '$tmp/out' &&
 			grep -qx 'FleetOutbox=/var/lib/gpurobust/outbox' '$tmp/out' &&
 			! grep -q s3cret '$tmp/out' '$tmp/err' &&
 			grep -q '10-bad.conf:2: bad value for FleetOutbox, ignored' '$tmp/err' &&

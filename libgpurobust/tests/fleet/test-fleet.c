@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -549,7 +551,7 @@ static void test_crash_json_round_trip(void **state)
 	char *json;
 
 	(void)state;
-	strcpy(a.breadcrumbs, "Frame \"1\"/Lighting\n");
+	strcpy(a.breadcrumbs, "Frame \"1\"/Lighting \\ pass/Éclairage");
 	gpurobust_fleet_crash_id(&a);
 	json = gpurobust_fleet_crash_to_json(&a);
 	assert_non_null(json);
@@ -563,29 +565,171 @@ static void test_crash_json_round_trip(void **state)
 	assert_int_equal(gpurobust_fleet_crash_from_json("[", 1, &b), -EBADMSG);
 }
 
+/* Text a database's encoding refuses (not UTF-8) or a terminal acts on
+ * (control bytes), and ids that are not hex: no store takes them, no
+ * outbox keeps them. */
+static void test_crash_checked(void **state)
+{
+	struct gpurobust_fleet_crash c = crash(1, 1, 10, "7.2.13", "26.2.6");
+	struct gpurobust_fleet_crash bad[4] = { c, c, c, c };
+	char outbox[] = "/tmp/gpurobust-checked.XXXXXX";
+	char *json;
+
+	(void)state;
+	strcpy(bad[0].application, "g\xe9nie");	/* Latin-1, not UTF-8 */
+	strcpy(bad[1].title, "hang\x1b[2J");
+	strcpy(bad[2].signature, "\x1b[2JOWNED");
+	for (int i = 0; i < 3; i++)
+		gpurobust_fleet_crash_id(&bad[i]);
+	strcpy(bad[3].crash_id, "NOT-HEX-NOT-HEX-NOT-HEX-NOT-HEX-");
+	assert_non_null(mkdtemp(outbox));
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(gpurobust_fleet_outbox_add(outbox, &bad[i]), -EINVAL);
+		json = gpurobust_fleet_crash_to_json(&bad[i]);
+		assert_non_null(json);
+		assert_int_equal(gpurobust_fleet_crash_from_json(json, strlen(json), &c), -EBADMSG);
+		free(json);
+	}
+	assert_int_equal(rmdir(outbox), 0);
+}
+
+static void test_send_refuses_unchecked_crashes(void **state)
+{
+	struct backend *b = *state;
+	struct gpurobust_fleet *fleet = open_store(b);
+	struct gpurobust_fleet_crash c[2] = {
+		crash(1, 1, 10, "7.2.13", "26.2.6"), crash(2, 1, 20, "7.2.13", "26.2.6"),
+	};
+	uint64_t n = 9;
+
+	strcpy(c[1].application, "g\xe9nie");
+	gpurobust_fleet_crash_id(&c[1]);
+	assert_int_equal(gpurobust_fleet_send(fleet, c, 2, NULL), -EINVAL);
+	assert_non_null(strstr(gpurobust_fleet_error(fleet), "crash 1: its application"));
+	assert_int_equal(gpurobust_fleet_count(fleet, &n), 0);
+	assert_int_equal(n, 0);
+	/* the error of a call that failed is gone once one succeeds */
+	assert_string_equal(gpurobust_fleet_error(fleet), "");
+	gpurobust_fleet_close(fleet);
+}
+
+/* An outbox file with a crash written by another tool, in Latin-1; a
+ * directory, a link and a FIFO under a crash's name: each moved aside, and
+ * the good crash beside them sent. Nothing blocks the outbox for good. */
+static void test_outbox_bad_files_moved_aside(void **state)
+{
+	struct backend *b = *state;
+	struct gpurobust_fleet_crash good = crash(1, 1, 10, "7.2.13", "26.2.6");
+	struct gpurobust_fleet_crash latin1 = crash(2, 1, 20, "7.2.13", "26.2.6");
+	char outbox[64] = "/tmp/gpurobust-badfiles.XXXXXX", cmd[512];
+	struct gpurobust_fleet *fleet = open_store(b);
+	size_t sent = 0, bad = 0;
+	uint64_t n = 0;
+	char *json;
+	FILE *f;
+
+	assert_non_null(mkdtemp(outbox));
+	assert_int_equal(gpurobust_fleet_outbox_add(outbox, &good), 0);
+	strcpy(latin1.application, "g\xe9nie");
+	gpurobust_fleet_crash_id(&latin1);
+	json = gpurobust_fleet_crash_to_json(&latin1);
+	snprintf(cmd, sizeof(cmd), "%s/%s.json", outbox, latin1.crash_id);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	fclose(f);
+	free(json);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir %032d.json && ln -s /etc/passwd %032d.json && mkfifo %032d.json",
+		 outbox, 1, 2, 3);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(gpurobust_fleet_outbox_flush(outbox, fleet, 0, &sent, &bad), 0);
+	assert_int_equal(sent, 1);
+	assert_int_equal(bad, 4);
+	assert_int_equal(gpurobust_fleet_count(fleet, &n), 0);
+	assert_int_equal(n, 1);
+	snprintf(cmd, sizeof(cmd), "test $(ls %s | grep -c '\\.json\\.bad$') = 4 && rm -rf %s",
+		 outbox, outbox);
+	assert_int_equal(system(cmd), 0);
+	gpurobust_fleet_close(fleet);
+}
+
+/* A file that cannot leave the outbox after its crash was stored (an
+ * outbox its sender may read and not write) stops the flush with the errno,
+ * not a loop that sends it again and again. Root may write anywhere, so
+ * the sender is nobody then. */
+static void test_outbox_unremovable_stops(void **state)
+{
+	struct backend *b = *state;
+	struct gpurobust_fleet_crash c = crash(1, 1, 10, "7.2.13", "26.2.6");
+	char outbox[64] = "/tmp/gpurobust-readonly.XXXXXX", cmd[256];
+	int status;
+	pid_t pid;
+
+	assert_non_null(mkdtemp(outbox));
+	assert_int_equal(gpurobust_fleet_outbox_add(outbox, &c), 0);
+	if (geteuid() == 0) {
+		snprintf(cmd, sizeof(cmd), "chown -R 65534:65534 %s %s", outbox, b->dir[0] ? b->dir : "");
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_int_equal(chmod(outbox, 0500), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct gpurobust_fleet *fleet = NULL;
+		size_t sent = 9;
+		int r;
+
+		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+			_exit(2);
+		if (gpurobust_fleet_open(b->uri, &fleet))
+			_exit(3);
+		r = gpurobust_fleet_outbox_flush(outbox, fleet, 0, &sent, NULL);
+		gpurobust_fleet_close(fleet);
+		_exit(r == -EACCES && sent == 0 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	chmod(outbox, 0700);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", outbox);
+	assert_int_equal(system(cmd), 0);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_uri_redacted(void **state)
 {
 	char buf[256];
 
 	(void)state;
+	/* every way libpq takes a password, as libpq read it */
 	assert_string_equal(gpurobust_fleet_uri_redact("postgresql://triage:s3cret@db.example/crashes",
 						       buf, sizeof(buf)),
-			    "postgresql://triage:***@db.example/crashes");
+			    "postgresql: user='triage' password=*** dbname='crashes' host='db.example'");
+	assert_string_equal(gpurobust_fleet_uri_redact("postgresql://u:pa?ss@h/db", buf, sizeof(buf)),
+			    "postgresql: user='u' password=*** dbname='db' host='h'");
 	assert_string_equal(gpurobust_fleet_uri_redact(
-				    "postgresql://db/c?user=a&password=s3cret&sslmode=verify-full",
+				    "postgresql://db/c?user=a&%70assword=s3cret&sslmode=verify-full",
 				    buf, sizeof(buf)),
-			    "postgresql://db/c?user=a&password=***&sslmode=verify-full");
+			    "postgresql: user='a' password=*** dbname='c' host='db' sslmode='verify-full'");
 	assert_string_equal(gpurobust_fleet_uri_redact(
-				    "postgresql:host=db password='a b' sslpassword=k dbname=c",
+				    "postgresql:host=db\npassword = 'a\\' b' sslpassword=k dbname=c",
 				    buf, sizeof(buf)),
-			    "postgresql:host=db password=*** sslpassword=*** dbname=c");
+			    "postgresql: password=*** dbname='c' host='db' sslpassword=***");
+	/* no secret: as it is */
 	assert_string_equal(gpurobust_fleet_uri_redact("postgresql://u@db/c", buf, sizeof(buf)),
 			    "postgresql://u@db/c");
+	assert_string_equal(gpurobust_fleet_uri_redact("postgresql:host=db dbname=c", buf,
+						       sizeof(buf)),
+			    "postgresql:host=db dbname=c");
 	assert_string_equal(gpurobust_fleet_uri_redact("sqlite:///var/lib/x.db", buf, sizeof(buf)),
 			    "sqlite:///var/lib/x.db");
+	/* what libpq cannot parse is not printed */
+	assert_string_equal(gpurobust_fleet_uri_redact("postgresql:password='s3cret", buf,
+						       sizeof(buf)),
+			    "postgresql:(a connection string libpq cannot parse)");
 	/* cut to fit, never past the buffer */
 	assert_string_equal(gpurobust_fleet_uri_redact("postgresql://u:secret@db", buf, 16),
-			    "postgresql://u:");
+			    "postgresql: use");
 }
 
 /* ---- the same answers from both ------------------------------------------------ */
@@ -602,6 +746,10 @@ static void fill(struct gpurobust_fleet *fleet)
 
 		c[i] = crash(g, i % 17, 5000 + i * 7 % 101, kernels[(g + i % 2) % 4],
 			     drivers[g % 3 ? i % 3 : 1 + i % 2]);
+		/* titles and families that sort apart by locale: byte order in both */
+		snprintf(c[i].title, sizeof(c[i].title), "%s %d", i % 2 ? "banana" : "Banana", g);
+		snprintf(c[i].family, sizeof(c[i].family), "%s", i % 3 ? "gfx11" : "GFX11");
+		gpurobust_fleet_crash_id(&c[i]);
 	}
 	assert_int_equal(gpurobust_fleet_send(fleet, c, 300, NULL), 0);
 }
@@ -666,12 +814,16 @@ int main(void)
 		BOTH(test_future_schema_refused),
 		BOTH(test_concurrent_senders),
 		BOTH(test_outbox_flush),
+		BOTH(test_send_refuses_unchecked_crashes),
+		BOTH(test_outbox_bad_files_moved_aside),
+		BOTH(test_outbox_unremovable_stops),
 		cmocka_unit_test_setup_teardown(test_postgresql_roles, setup_postgresql, teardown),
 		cmocka_unit_test_setup_teardown(test_postgresql_collector_cannot_migrate,
 						setup_postgresql, teardown),
 		cmocka_unit_test(test_postgresql_refused),
 		cmocka_unit_test(test_crash_id),
 		cmocka_unit_test(test_crash_json_round_trip),
+		cmocka_unit_test(test_crash_checked),
 		cmocka_unit_test(test_uri_redacted),
 		cmocka_unit_test(test_both_backends_agree),
 	};

@@ -45,7 +45,10 @@ if ! $as "$bin/pg_ctl" -D "$dir/data" -l "$dir/data/server.log" -w -t 60 start >
 	cat "$dir/data/server.log" >&2
 	exit 1
 fi
-if ! "$bin/createdb" -h "$dir" -U gpurobust_admin gpurobust; then
+# in a locale that sorts text as people do, as servers are set up, and
+# unlike SQLite: the store must not depend on it
+if ! "$bin/createdb" -h "$dir" -U gpurobust_admin --template=template0 \
+	--locale-provider=icu --icu-locale=en-US gpurobust; then
 	exit 1
 fi
 export GPUROBUST_TEST_PG_URI="postgresql:///gpurobust?host=$dir&user=gpurobust_admin"

@@ -6,6 +6,7 @@
 #define GPUROBUST_BACKEND_FLEET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <gpurobust/fleet.h>
@@ -50,6 +51,9 @@ struct gpurobust_fleet {
 
 int grb_fleet_sqlite_open(struct gpurobust_fleet *fleet, const char *path);
 int grb_fleet_postgresql_open(struct gpurobust_fleet *fleet, const char *conninfo);
+/* @conninfo as libpq reads it, with its secrets as "***" (see
+ * gpurobust_fleet_uri_redact()). */
+void grb_fleet_postgresql_redact(const char *conninfo, char *buf, size_t size);
 
 /* printf into fleet->error; returns @err. */
 int grb_fleet_fail(struct gpurobust_fleet *fleet, int err, const char *fmt, ...)

@@ -37,6 +37,20 @@ const char *gpurobust_fleet_error(const struct gpurobust_fleet *fleet)
 }
 
 GPUROBUST_EXPORT
+const char *gpurobust_fleet_uri_redact(const char *uri, char *buf, size_t size)
+{
+	if (!size)
+		return buf;
+	if (!strncmp(uri, "postgresql://", 13) || !strncmp(uri, "postgres://", 11))
+		grb_fleet_postgresql_redact(uri, buf, size);
+	else if (!strncmp(uri, "postgresql:", 11))
+		grb_fleet_postgresql_redact(uri + 11, buf, size);
+	else
+		snprintf(buf, size, "%s", uri);
+	return buf;
+}
+
+GPUROBUST_EXPORT
 int gpurobust_fleet_schema(const struct gpurobust_fleet *fleet)
 {
 	return fleet->schema;
@@ -117,10 +131,15 @@ static int migrate(struct gpurobust_fleet *fleet)
 		if (!r)
 			r = fleet->ops->query(fleet, &record, NULL, NULL, NULL);
 	}
+	if (r == -EACCES) {
+		char why[sizeof(fleet->error)];
+
+		memcpy(why, fleet->error, sizeof(why));
+		grb_fleet_fail(fleet, r, "the store's schema is %d, this gpurobust's %d, and this role may not migrate it (%s)",
+			       fleet->schema, GPUROBUST_FLEET_SCHEMA, why);
+	}
 	if (r)
-		return rollback(fleet, r == -EACCES ? grb_fleet_fail(fleet, r,
-			"the store's schema is %d, this gpurobust's %d, and this role may not migrate it (%s)",
-			fleet->schema, GPUROBUST_FLEET_SCHEMA, fleet->error) : r);
+		return rollback(fleet, r);
 	r = commit(fleet);
 	if (!r)
 		fleet->schema = GPUROBUST_FLEET_SCHEMA;
@@ -215,9 +234,16 @@ int gpurobust_fleet_send(struct gpurobust_fleet *fleet, const struct gpurobust_f
 
 	if (added)
 		*added = 0;
-	for (size_t i = 0; i < n; i++)
-		if (strlen(crashes[i].crash_id) != 32)
-			return grb_fleet_fail(fleet, -EINVAL, "crash %zu has no crash id", i);
+	fleet->error[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const char *field;
+
+		if (grb_fleet_crash_check(&crashes[i], &field))
+			return grb_fleet_fail(fleet, -EINVAL, "crash %zu: its %s is %s", i, field,
+					      !strcmp(field, "crash_id") || !strcmp(field, "signature") ?
+					      "not lowercase hex of its length" :
+					      "not inert UTF-8 text");
+	}
 	r = fleet->ops->reconnect(fleet);
 	if (!r)
 		r = send_once(fleet, crashes, n, &count);
@@ -298,7 +324,10 @@ static int fill_spread(void *item, int ncols, const char *const *cols)
 static int run_rows(struct gpurobust_fleet *fleet, const struct grb_fleet_statement *st,
 		    struct rows *rows)
 {
-	int r = fleet->ops->reconnect(fleet);
+	int r;
+
+	fleet->error[0] = '\0';
+	r = fleet->ops->reconnect(fleet);
 
 	if (!r)
 		r = fleet->ops->query(fleet, st, collect_row, rows, NULL);
@@ -391,7 +420,10 @@ int gpurobust_fleet_count(struct gpurobust_fleet *fleet, uint64_t *crashes)
 {
 	struct grb_fleet_statement st = { .sql = grb_fleet_sql_count };
 	int64_t count = 0;
-	int r = fleet->ops->reconnect(fleet);
+	int r;
+
+	fleet->error[0] = '\0';
+	r = fleet->ops->reconnect(fleet);
 
 	if (!r)
 		r = fleet->ops->query(fleet, &st, int_row, &count, NULL);

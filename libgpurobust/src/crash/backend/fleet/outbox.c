@@ -20,25 +20,22 @@
 
 #include "common/export.h"
 #include "crash/backend/sysfs/read-all.h"
+#include "crash/core/fleet/fleet-core.h"
 #include "fleet-backend.h"
 
 #define DEFAULT_BATCH	500
 /* An outbox file is one crash's JSON: a few KiB at most. */
 #define MAX_FILE	(64 * 1024)
 
-static bool crash_id_ok(const char *id)
-{
-	return strlen(id) == 32 && strspn(id, "0123456789abcdef") == 32;
-}
-
 GPUROBUST_EXPORT
 int gpurobust_fleet_outbox_add(const char *dir, const struct gpurobust_fleet_crash *crash)
 {
 	char tmp[4096], path[4096];
+	const char *field;
 	char *json;
 	int dirfd, fd, r;
 
-	if (!dir || !crash || !crash_id_ok(crash->crash_id))
+	if (!dir || !crash || grb_fleet_crash_check(crash, &field))
 		return -EINVAL;
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return -errno;
@@ -76,17 +73,22 @@ int gpurobust_fleet_outbox_add(const char *dir, const struct gpurobust_fleet_cra
 	return r;
 }
 
-/* The crash in outbox file @name, -EBADMSG when it holds none. */
+/* The crash in outbox file @name, -EBADMSG when it holds none: not a
+ * regular file (a link, a directory, a FIFO, which is not waited on), too
+ * big, or no crash of ours. */
 static int read_crash(int dirfd, const char *name, struct gpurobust_fleet_crash *crash)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
 	size_t len;
 	char *json;
 	int r;
 
 	if (fd < 0)
-		return -errno;
-	r = grb_read_all_fd(fd, MAX_FILE, &json, &len);
+		return errno == ELOOP || errno == ENXIO ? -EBADMSG : -errno;
+	r = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EBADMSG;
+	if (!r)
+		r = grb_read_all_fd(fd, MAX_FILE, &json, &len);
 	close(fd);
 	if (r)
 		return r == -EFBIG ? -EBADMSG : r;
@@ -143,8 +145,12 @@ static int send_batch(struct gpurobust_fleet *fleet, int dirfd, char (*names)[40
 			char aside[48];
 
 			snprintf(aside, sizeof(aside), "%s.bad", names[i]);
-			if (!renameat(dirfd, names[i], dirfd, aside) && bad)
-				(*bad)++;
+			if (!renameat(dirfd, names[i], dirfd, aside)) {
+				if (bad)
+					(*bad)++;
+			} else if (errno != ENOENT) {
+				return -errno;
+			}
 			continue;
 		}
 		if (r)
@@ -157,9 +163,13 @@ static int send_batch(struct gpurobust_fleet *fleet, int dirfd, char (*names)[40
 	r = gpurobust_fleet_send(fleet, crashes, count, NULL);
 	if (r)
 		return r;
-	for (size_t i = 0; i < count; i++)
+	/* a file that cannot go would be sent again and again: stop */
+	for (size_t i = 0; i < count; i++) {
 		if (!unlinkat(dirfd, kept[i], 0))
 			(*sent)++;
+		else if (errno != ENOENT)
+			return -errno;
+	}
 	return 0;
 }
 

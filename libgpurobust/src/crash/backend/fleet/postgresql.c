@@ -7,6 +7,7 @@
  * per connection; errors map from their SQLSTATE.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,4 +203,53 @@ int grb_fleet_postgresql_open(struct gpurobust_fleet *fleet, const char *conninf
 			      strstr(message, "no password supplied") ||
 			      strstr(message, "permission denied") ? -EACCES : -ECONNREFUSED,
 			      "PostgreSQL: %.*s", (int)strcspn(message, "\n"), message);
+}
+
+/* Options whose values are secrets. */
+static bool pg_secret(const char *keyword)
+{
+	return !strcmp(keyword, "password") || !strcmp(keyword, "sslpassword");
+}
+
+/*
+ * A connection string can hide a password in many spellings (a URI's
+ * user:secret@, percent-encoded keys, key = value with spaces, quotes):
+ * libpq parses it, and a string with a secret is printed from what libpq
+ * read, in libpq's key=value form, the secrets as ***. One without a secret
+ * is printed as it is; one libpq cannot parse is not printed.
+ */
+void grb_fleet_postgresql_redact(const char *conninfo, char *buf, size_t size)
+{
+	PQconninfoOption *opts = PQconninfoParse(conninfo, NULL);
+	bool secret = false;
+	size_t at;
+
+	if (!opts) {
+		snprintf(buf, size, "postgresql:(a connection string libpq cannot parse)");
+		return;
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+		secret |= o->val && pg_secret(o->keyword);
+	if (!secret) {
+		snprintf(buf, size, "%s%s", strstr(conninfo, "://") ? "" : "postgresql:",
+			 conninfo);
+		PQconninfoFree(opts);
+		return;
+	}
+	at = (size_t)snprintf(buf, size, "postgresql:");
+	for (PQconninfoOption *o = opts; o->keyword && at < size; o++) {
+		if (!o->val)
+			continue;
+		if (pg_secret(o->keyword)) {
+			at += (size_t)snprintf(buf + at, size - at, " %s=***", o->keyword);
+			continue;
+		}
+		at += (size_t)snprintf(buf + at, size - at, " %s='", o->keyword);
+		for (const char *c = o->val; *c && at < size; c++)
+			at += (size_t)snprintf(buf + at, size - at, "%s%c",
+					       *c == '\'' || *c == '\\' ? "\\" : "", *c);
+		if (at < size)
+			at += (size_t)snprintf(buf + at, size - at, "'");
+	}
+	PQconninfoFree(opts);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright © 2026 The gpurobust authors
-/* A fleet crash's id, its row, its JSON in the outbox, version keys and
- * URIs fit for logs: pure functions of their arguments. */
+/* A fleet crash's id, its checks, its row, its JSON in the outbox and
+ * version keys: pure functions of their arguments. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -10,6 +10,8 @@
 
 #include <json-c/json.h>
 #include <xxhash.h>
+
+#include <gpurobust/text.h>
 
 #include "common/export.h"
 #include "crash/core/breadcrumbs/json-util.h"
@@ -94,62 +96,43 @@ void grb_fleet_crash_params(const struct gpurobust_fleet_crash *crash,
 	row->params[16] = crash->breadcrumbs;
 }
 
-/* Append @n bytes of @from to @buf at @at, as far as @size leaves room for
- * a NUL; returns the new end. */
-static size_t put(char *buf, size_t size, size_t at, const char *from, size_t n)
+/* Text that is inert as it is: valid UTF-8 without control bytes, which
+ * gpurobust_text_escape() leaves alone but for doubling its backslashes. */
+static bool inert(const char *text, size_t size)
 {
-	for (size_t i = 0; i < n && at + 1 < size; i++)
-		buf[at++] = from[i];
-	return at;
+	char escaped[4 * sizeof(((struct gpurobust_fleet_crash *)0)->title) + 1];
+	size_t len = strnlen(text, size), at = 0;
+
+	if (len == size || gpurobust_text_escape(escaped, sizeof(escaped), text) >= sizeof(escaped))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (escaped[at++] != text[i] || (text[i] == '\\' && escaped[at++] != '\\'))
+			return false;
+	}
+	return escaped[at] == '\0';
 }
 
-GPUROBUST_EXPORT
-const char *gpurobust_fleet_uri_redact(const char *uri, char *buf, size_t size)
+static bool lower_hex(const char *s, size_t digits)
 {
-	const char *scheme_end = strstr(uri, "://");
-	const char *p = uri;
-	size_t at = 0;
+	return strlen(s) == digits && strspn(s, "0123456789abcdef") == digits;
+}
 
-	if (!size)
-		return buf;
-	/* scheme://user:secret@host: the secret */
-	if (scheme_end) {
-		const char *auth = scheme_end + 3;
-		size_t auth_len = strcspn(auth, "/?#");
-		const char *at_sign = memchr(auth, '@', auth_len);
-		const char *colon = at_sign ? memchr(auth, ':', (size_t)(at_sign - auth)) : NULL;
-
-		if (colon) {
-			at = put(buf, size, at, uri, (size_t)(colon + 1 - uri));
-			at = put(buf, size, at, "***", 3);
-			p = at_sign;
-		}
-	}
-	/* password=secret (and sslpassword=), in a URI's query or in key=value
-	 * form, where a value may be quoted */
-	while (*p) {
-		bool boundary = p == uri || strchr("?& \t", p[-1]);
-		size_t key_len = !boundary ? 0 :
-				 !strncmp(p, "password=", 9) ? 9 :
-				 !strncmp(p, "sslpassword=", 12) ? 12 : 0;
-
-		if (key_len) {
-			at = put(buf, size, at, p, key_len);
-			at = put(buf, size, at, "***", 3);
-			p += key_len;
-			if (*p == '\'') {
-				const char *close = strchr(p + 1, '\'');
-
-				p = close ? close + 1 : p + strlen(p);
-			} else {
-				p += strcspn(p, "& \t");
-			}
-			continue;
-		}
-		at = put(buf, size, at, p++, 1);
-	}
-	buf[at] = '\0';
-	return buf;
+int grb_fleet_crash_check(const struct gpurobust_fleet_crash *crash, const char **field)
+{
+	*field = "crash_id";
+	if (!lower_hex(crash->crash_id, 32))
+		return -EINVAL;
+	*field = "signature";
+	if (!lower_hex(crash->signature, 16))
+		return -EINVAL;
+#define CHECK_FIELD(f) \
+	*field = #f; \
+	if (!inert(crash->f, sizeof(crash->f))) \
+		return -EINVAL;
+	CRASH_TEXT_FIELDS(CHECK_FIELD)
+#undef CHECK_FIELD
+	*field = NULL;
+	return 0;
 }
 
 GPUROBUST_EXPORT
@@ -199,6 +182,7 @@ int gpurobust_fleet_crash_from_json(const char *json, size_t len,
 {
 	struct gpurobust_fleet_crash c = { 0 };
 	char check_id[sizeof(c.crash_id)];
+	const char *field;
 	json_object *root;
 	int r = grb_bc_json_parse(json, len, 4, &root);
 
@@ -220,7 +204,7 @@ int gpurobust_fleet_crash_from_json(const char *json, size_t len,
 	/* a file whose content is not the crash its id names was altered */
 	memcpy(check_id, c.crash_id, sizeof(check_id));
 	gpurobust_fleet_crash_id(&c);
-	if (strcmp(check_id, c.crash_id))
+	if (strcmp(check_id, c.crash_id) || grb_fleet_crash_check(&c, &field))
 		return -EBADMSG;
 	*crash = c;
 	return 0;

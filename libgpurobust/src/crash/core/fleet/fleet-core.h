@@ -46,6 +46,19 @@ extern const char grb_fleet_sql_spread[];
 extern const char grb_fleet_sql_count[];
 
 /**
+ * grb_fleet_crash_check() - whether a crash may be stored
+ * @crash: the crash
+ * @field: the first field that is wrong, or NULL
+ *
+ * The id is 32 and the signature 16 lowercase hex digits, and every text is
+ * inert (valid UTF-8, no control bytes): a store keeps nothing that a
+ * database's encoding refuses or a triager's terminal acts on.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int grb_fleet_crash_check(const struct gpurobust_fleet_crash *crash, const char **field);
+
+/**
  * grb_fleet_version_key() - a version string that sorts as versions do
  * @version: "6.12.10", "26.2.6-1", "7.2.13+"…
  * @key: each run of digits with leading zeros to 10 digits (longer runs as

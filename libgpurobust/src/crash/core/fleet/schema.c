@@ -47,8 +47,9 @@ const struct grb_fleet_migration grb_fleet_migrations[GPUROBUST_FLEET_SCHEMA] = 
 		"CREATE INDEX crashes_by_kernel ON crashes (kernel_key, signature);"
 		"CREATE INDEX crashes_by_driver ON crashes (driver_key, signature);",
 		/*
-		 * Version keys compare byte by byte whatever the database's
-		 * locale. The collector role may only add crashes, the triage
+		 * Version keys, and the text MAX() picks a group's title and a
+		 * GPU's family by, compare byte by byte as SQLite compares
+		 * them, whatever the database's locale. The collector role may only add crashes, the triage
 		 * role only read them: an administrator grants them to login
 		 * roles (Documentation/fleet.md). Both read the schema version,
 		 * which every open checks.
@@ -56,7 +57,9 @@ const struct grb_fleet_migration grb_fleet_migrations[GPUROBUST_FLEET_SCHEMA] = 
 		.postgresql_only =
 		"ALTER TABLE crashes ALTER COLUMN kernel_key TYPE TEXT COLLATE \"C\","
 		"  ALTER COLUMN driver_key TYPE TEXT COLLATE \"C\","
-		"  ALTER COLUMN signature TYPE TEXT COLLATE \"C\";"
+		"  ALTER COLUMN signature TYPE TEXT COLLATE \"C\","
+		"  ALTER COLUMN title TYPE TEXT COLLATE \"C\","
+		"  ALTER COLUMN family TYPE TEXT COLLATE \"C\";"
 		"DO $$ BEGIN"
 		"  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'gpurobust_collector') THEN"
 		"    CREATE ROLE gpurobust_collector NOLOGIN;"
