@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -25,6 +26,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -247,6 +249,50 @@ static void test_max_use_removes_oldest_files_first(void **state)
 	}
 	assert_true(kept >= 1 && kept < 6);
 	assert_true(c[5].dump_present);
+	free(c);
+	remove_dir(dir);
+	free(dir);
+}
+
+/* A collector killed between reserving a crash's name and writing its
+ * entry leaves an empty entry and maybe its dump: the next crash stored
+ * removes them once they are an hour old, and leaves alone one that a
+ * collector may still be writing, and every listed crash. */
+static void test_abandoned_reservations_are_swept(void **state)
+{
+	const char *const names[] = { "100-00000000000000aa-Abc123", "200-00000000000000bb-Def456" };
+	struct gpurobust_stored_crash *c;
+	struct gpurobust_store *s;
+	char *dir = make_dir(), path[600];
+	struct timespec old[2] = { { 0, 0 }, { 0, 0 } };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(gpurobust_store_open(dir, &s), 0);
+	record(s, "vkcube", 301, PADDING, 3000, false, 0);
+	/* names[0] abandoned two hours ago, names[1] being written now */
+	old[0].tv_sec = old[1].tv_sec = time(NULL) - 7200;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/dumps/%s.json", dir, names[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+		if (!i)
+			assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+		snprintf(path, sizeof(path), "%s/dumps/%s.devcoredump.zst", dir, names[i]);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	record(s, "vkcube", 302, PADDING, 3001, false, 0);
+	gpurobust_store_close(s);
+	snprintf(path, sizeof(path), "%s/dumps/%s.json", dir, names[0]);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/dumps/%s.devcoredump.zst", dir, names[0]);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/dumps/%s.json", dir, names[1]);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/dumps/%s.devcoredump.zst", dir, names[1]);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(gpurobust_store_entries(dir, &c, &n, NULL), 0);
+	assert_int_equal(n, 2);
+	assert_true(c[0].dump_present && c[1].dump_present);
 	free(c);
 	remove_dir(dir);
 	free(dir);
@@ -489,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_a_scribbled_file_is_an_error),
 		cmocka_unit_test(test_wedged_uevents_link_to_their_hang),
 		cmocka_unit_test(test_concurrent_pruning_spares_new_crashes),
+		cmocka_unit_test(test_abandoned_reservations_are_swept),
 	};
 
 	return cmocka_run_group_tests_name("store-files", tests, NULL, NULL);

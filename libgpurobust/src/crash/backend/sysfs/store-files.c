@@ -598,3 +598,41 @@ int grb_store_usage(const char *dumps, uint64_t *bytes)
 	*bytes = total;
 	return 0;
 }
+
+/* @name, a NAME.EXT in dumps/, is a file of the crash NAME. */
+static bool file_of(const char *name, const char *crash, size_t crash_len)
+{
+	return !strncmp(name, crash, crash_len) && name[crash_len] == '.';
+}
+
+size_t grb_store_sweep_abandoned(const char *dumps, int64_t before)
+{
+	DIR *d = opendir(dumps);
+	struct dirent *e;
+	size_t swept = 0;
+	struct stat st;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name) - (is_entry_name(e->d_name) ? strlen(".json") : 0);
+		struct dirent *f;
+		DIR *files;
+
+		if (!is_entry_name(e->d_name) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_size || st.st_mtime >= before)
+			continue;
+		/* the files first: an entry that stays is found again next time */
+		files = opendir(dumps);
+		while (files && (f = readdir(files)))
+			if (file_of(f->d_name, e->d_name, len) && !is_entry_name(f->d_name))
+				unlinkat(dirfd(files), f->d_name, 0);
+		if (files)
+			closedir(files);
+		if (!unlinkat(dirfd(d), e->d_name, 0))
+			swept++;
+	}
+	closedir(d);
+	return swept;
+}

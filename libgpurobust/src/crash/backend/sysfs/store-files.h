@@ -49,4 +49,11 @@ int grb_store_parse_entry(const char *json, size_t len, struct gpurobust_stored_
 /* The bytes the files in @dumps take on disk. Return: 0 or -errno. */
 int grb_store_usage(const char *dumps, uint64_t *bytes);
 
+/* A collector reserves a crash's name with an empty entry and writes it
+ * last. One that was killed between the two leaves the empty entry and its
+ * files, which no listing shows and no limit counts as a crash's: remove
+ * those whose entry is older than @before (Unix time), and return how many
+ * entries went. */
+size_t grb_store_sweep_abandoned(const char *dumps, int64_t before);
+
 #endif

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -34,6 +35,9 @@
 #include "store-files.h"
 
 #define BUSY_TIMEOUT_MS		30000
+/* A reserved entry this old has no writer left: gpurobust-collect@.service
+ * stops a collector after 5 minutes. */
+#define ABANDONED_SEC		3600
 
 static const char *const migrations[GPUROBUST_STORE_SCHEMA] = {
 	/* 0 -> 1: buckets and the events in them */
@@ -549,6 +553,7 @@ int gpurobust_store_record(struct gpurobust_store *s, const struct gpurobust_sto
 		return r;
 	}
 	apply_limits(s, &c);
+	grb_store_sweep_abandoned(s->dumps, (int64_t)time(NULL) - ABANDONED_SEC);
 	c.dump_present = *c.dump_file;
 	if (out)
 		*out = c;
