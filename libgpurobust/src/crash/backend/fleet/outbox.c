@@ -32,37 +32,29 @@ int gpurobust_fleet_outbox_add(const char *dir, const struct gpurobust_fleet_cra
 {
 	char tmp[4096], path[4096];
 	const char *field;
-	char *json;
-	int dirfd, fd, r;
+	char *json, *line;
+	size_t len;
+	int dirfd, r;
 
 	if (!dir || !crash || grb_fleet_crash_check(crash, &field))
 		return -EINVAL;
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return -errno;
 	json = gpurobust_fleet_crash_to_json(crash);
-	if (!json)
-		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/%s.json", dir, crash->crash_id);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.json.XXXXXX", dir, crash->crash_id);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
+	len = json ? strlen(json) : 0;
+	line = json ? realloc(json, len + 2) : NULL;
+	if (!line) {
 		free(json);
-		return -errno;
+		return -ENOMEM;
 	}
-	r = grb_write_all_fd(fd, json, strlen(json));
-	if (!r)
-		r = grb_write_all_fd(fd, "\n", 1);
-	if (!r && fsync(fd))
-		r = -errno;
-	if (close(fd) && !r)
-		r = -errno;
-	free(json);
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r) {
-		unlink(tmp);
+	memcpy(line + len, "\n", 2);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, crash->crash_id);
+	/* a dot name: a sender's listing skips a file being written */
+	snprintf(tmp, sizeof(tmp), "%s/.%s.json.XXXXXX", dir, crash->crash_id);
+	r = grb_write_file_aside(path, tmp, line, len + 1, NULL, NULL);
+	free(line);
+	if (r)
 		return r;
-	}
 	/* the rename itself, through a crash of the machine */
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd >= 0) {

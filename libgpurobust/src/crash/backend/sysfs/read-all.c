@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Copyright © 2026 The gpurobust authors
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -63,4 +66,26 @@ int grb_write_all_fd(int fd, const void *data, size_t len)
 		len -= (size_t)w;
 	}
 	return 0;
+}
+
+int grb_write_file_aside(const char *path, char *tmp, const void *data, size_t len,
+			 int (*prepare)(int fd, const void *ctx), const void *ctx)
+{
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = prepare ? prepare(fd, ctx) : 0;
+	if (!r)
+		r = grb_write_all_fd(fd, data, len);
+	if (!r && fsync(fd))
+		r = -errno;
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
 }

@@ -23,4 +23,22 @@ int grb_read_all_fd(int fd, size_t limit, char **data, size_t *len);
  * -errno of write() (-ENOSPC on a full file system). */
 int grb_write_all_fd(int fd, const void *data, size_t len);
 
+/**
+ * grb_write_file_aside() - replace a file whole or not at all
+ * @path: the file
+ * @tmp: a mkostemp() template in @path's directory, overwritten
+ * @data: the contents
+ * @len: their length
+ * @prepare: called on the new file before it is written (its mode and
+ *           group), or NULL to keep mkostemp()'s 0600
+ * @ctx: for @prepare
+ *
+ * Writes @tmp, flushes it and renames it over @path, so that a reader sees
+ * the old file or the new one, never half of one.
+ *
+ * Return: 0, or -errno; on failure @tmp is gone and @path as it was.
+ */
+int grb_write_file_aside(const char *path, char *tmp, const void *data, size_t len,
+			 int (*prepare)(int fd, const void *ctx), const void *ctx);
+
 #endif

@@ -65,10 +65,13 @@ out:
 }
 
 /* 0640 with the owner's group, or 0600 when there is no owner to give it
- * to (or the group cannot be set: then only root reads it). */
-static int set_access(int fd, const struct gpurobust_stored_crash *crash)
+ * to (or the group cannot be set: then only root reads it). @crash is a
+ * struct gpurobust_stored_crash. */
+static int set_access(int fd, const void *crash)
 {
-	if (crash->owner_known && !fchown(fd, (uid_t)-1, crash->gid))
+	const struct gpurobust_stored_crash *c = crash;
+
+	if (c->owner_known && !fchown(fd, (uid_t)-1, c->gid))
 		return fchmod(fd, 0640) ? -errno : 0;
 	return fchmod(fd, 0600) ? -errno : 0;
 }
@@ -140,29 +143,14 @@ int grb_store_write_entry(const char *dumps, const struct gpurobust_stored_crash
 {
 	char tmp[PATH_MAX], path[PATH_MAX];
 	char *json = entry_json(crash);
-	int fd, r;
+	int r;
 
 	if (!json)
 		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/%s.json", dumps, crash->name);
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-		free(json);
-		return -ENAMETOOLONG;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		free(json);
-		return -errno;
-	}
-	r = set_access(fd, crash);
-	if (!r)
-		r = grb_write_all_fd(fd, json, strlen(json));
+	r = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp) ? -ENAMETOOLONG :
+		grb_write_file_aside(path, tmp, json, strlen(json), set_access, crash);
 	free(json);
-	r = finish_file(fd, tmp, r);
-	if (!r && rename(tmp, path)) {
-		r = -errno;
-		unlink(tmp);
-	}
 	return r;
 }
 
@@ -599,11 +587,10 @@ int grb_store_usage(const char *dumps, uint64_t *bytes)
 	return 0;
 }
 
-/* @name, a NAME.EXT in dumps/, is a file of the crash NAME. */
-static bool file_of(const char *name, const char *crash, size_t crash_len)
-{
-	return !strncmp(name, crash, crash_len) && name[crash_len] == '.';
-}
+/* The files a crash NAME may have beside its entry (store.c's keep_file()). */
+static const char *const crash_file_exts[] = {
+	".devcoredump", ".devcoredump.zst", ".dmesg", ".dmesg.zst",
+};
 
 size_t grb_store_sweep_abandoned(const char *dumps, int64_t before)
 {
@@ -615,21 +602,18 @@ size_t grb_store_sweep_abandoned(const char *dumps, int64_t before)
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name) - (is_entry_name(e->d_name) ? strlen(".json") : 0);
-		struct dirent *f;
-		DIR *files;
+		size_t name_len = strlen(e->d_name) - strlen(".json");
+		char file[NAME_MAX + 1];
 
 		if (!is_entry_name(e->d_name) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISREG(st.st_mode) || st.st_size || st.st_mtime >= before)
 			continue;
 		/* the files first: an entry that stays is found again next time */
-		files = opendir(dumps);
-		while (files && (f = readdir(files)))
-			if (file_of(f->d_name, e->d_name, len) && !is_entry_name(f->d_name))
-				unlinkat(dirfd(files), f->d_name, 0);
-		if (files)
-			closedir(files);
+		for (size_t i = 0; i < sizeof(crash_file_exts) / sizeof(crash_file_exts[0]); i++)
+			if (snprintf(file, sizeof(file), "%.*s%s", (int)name_len, e->d_name,
+				     crash_file_exts[i]) < (int)sizeof(file))
+				unlinkat(dirfd(d), file, 0);
 		if (!unlinkat(dirfd(d), e->d_name, 0))
 			swept++;
 	}
